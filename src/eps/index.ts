@@ -1,0 +1,5 @@
+export * from './amount.js';
+export * from './lookup.js';
+export * from './systems.js';
+export * from './request.js';
+export * from './messages.js';

@@ -1,0 +1,161 @@
+/**
+ * The three external payment systems of the billing API, described once as data: the `eps_params` each takes,
+ * their kinds, which are required, where the client returns, and how a saved method connects autopayments.
+ * The relay validates with it and the widget draws its form from it.
+ */
+
+import * as z from 'zod/mini';
+
+export const SYSTEM_IDS = ['A', 'B', 'C'] as const;
+export type SystemId = (typeof SYSTEM_IDS)[number];
+
+/** How a parameter's value is checked. */
+export type ParamKind = 'boolean' | 'url' | 'email' | 'phone' | 'text' | 'token';
+
+export interface ParamSpec {
+  kind: ParamKind;
+  required?: boolean;
+}
+
+export interface SystemSpec {
+  params: Record<string, ParamSpec>;
+  /** Where the client comes back after paying (and after a failure, when the system has its own parameter). */
+  returnUrl: string;
+  failUrl?: string;
+  /** The parameters that save the method and connect autopayments; absent for a system that cannot save one. */
+  autopay?: Record<string, true>;
+  /** The parameters that only link a method: a test payment that is then cancelled. */
+  linkOnly?: Record<string, true>;
+  /** Values the widget sends unless told otherwise. */
+  defaults?: Record<string, string>;
+}
+
+export const SYSTEMS: Record<SystemId, SystemSpec> = {
+  A: {
+    params: {
+      confirmation_type: { kind: 'token', required: true },
+      confirmation_return_url: { kind: 'url' },
+      email: { kind: 'email' },
+      phone: { kind: 'phone' },
+      comment: { kind: 'text' },
+      save_payment_method: { kind: 'boolean' },
+      enable_autopayments: { kind: 'boolean' },
+      cancel_payment: { kind: 'boolean' },
+      payment_method_data: { kind: 'token' },
+      preferred_method: { kind: 'boolean' },
+    },
+    returnUrl: 'confirmation_return_url',
+    autopay: { save_payment_method: true, enable_autopayments: true, preferred_method: true },
+    linkOnly: { cancel_payment: true },
+    defaults: { confirmation_type: 'redirect' },
+  },
+  B: {
+    params: {
+      confirmation_return_url: { kind: 'url' },
+      return_url_fail: { kind: 'url' },
+      email: { kind: 'email' },
+      phone: { kind: 'phone' },
+      name: { kind: 'text' },
+      comment: { kind: 'text' },
+      is_autopayment: { kind: 'boolean' },
+    },
+    returnUrl: 'confirmation_return_url',
+    failUrl: 'return_url_fail',
+    autopay: { is_autopayment: true },
+  },
+  C: {
+    params: {
+      return_url: { kind: 'url', required: true },
+      email: { kind: 'email' },
+      phone: { kind: 'phone' },
+      comment: { kind: 'text' },
+    },
+    returnUrl: 'return_url',
+  },
+};
+
+const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
+
+/** A missing value is `required`; a value of the wrong type gets the kind's own problem. */
+const expected = (problem: string) => ({
+  error: (issue: { input?: unknown }) => (issue.input === undefined ? 'required' : problem),
+});
+
+/** The zod check of each parameter kind; the message of every issue is its problem key. */
+export const PARAM_SCHEMAS: Record<ParamKind, z.ZodMiniType> = {
+  boolean: z.boolean(expected('boolean')),
+  url: z.string(expected('url')).check(z.maxLength(2048, 'url'), z.refine(isHttpUrl, 'url')),
+  email: z.string(expected('email')).check(z.maxLength(254, 'too_long'), z.regex(EMAIL, 'email')),
+  phone: z.string(expected('phone')).check(z.regex(/^\+?[\d ()-]{5,24}$/, 'phone'), z.regex(/^(?:\D*\d){5,15}\D*$/, 'phone')),
+  text: z.string(expected('text')).check(
+    z.minLength(1, 'required'),
+    z.maxLength(500, 'too_long'),
+    // eslint-disable-next-line no-control-regex
+    z.regex(/^[^\u0000-\u001f\u007f]*$/, 'text'),
+  ),
+  token: z.string(expected('token')).check(z.regex(/^[a-z][a-z0-9_]{0,63}$/, 'token')),
+};
+
+const paramSchemas = new Map<SystemId, z.ZodMiniType<Record<string, unknown>>>();
+
+/** The strict zod object of one system's parameters (unknown names are refused), with the spec's rules. */
+export function systemParamsSchema(system: SystemId): z.ZodMiniType<Record<string, unknown>> {
+  let schema = paramSchemas.get(system);
+  if (!schema) paramSchemas.set(system, (schema = buildParamsSchema(system)));
+  return schema;
+}
+
+function buildParamsSchema(system: SystemId) {
+  const shape: Record<string, z.ZodMiniType> = {};
+  for (const [name, spec] of Object.entries(SYSTEMS[system].params)) {
+    shape[name] = spec.required ? PARAM_SCHEMAS[spec.kind] : z.optional(PARAM_SCHEMAS[spec.kind]);
+  }
+  return z.strictObject(shape, { error: (issue) => (issue.code === 'unrecognized_keys' ? 'unknown_param' : 'required') }).check((ctx) => {
+    for (const [name, problem] of Object.entries(systemRuleProblems(system, ctx.value))) {
+      ctx.issues.push({ code: 'custom', message: problem, path: [name], input: ctx.value[name] });
+    }
+  });
+}
+
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The cross-parameter rules of the spec, as problems keyed by parameter name.
+ * A: `confirmation_return_url` is required when `confirmation_type` = `redirect`; `enable_autopayments`,
+ * `preferred_method` and `cancel_payment` only together with `save_payment_method`; and since saving a method always
+ * connects autopayments (the widget forces it on), `save_payment_method` needs `enable_autopayments` and
+ * `preferred_method` true as well.
+ */
+export function systemRuleProblems(system: SystemId, params: Record<string, unknown>): Record<string, string> {
+  const problems: Record<string, string> = {};
+  const spec = SYSTEMS[system];
+  if (system === 'A' && params.confirmation_type === 'redirect' && params.confirmation_return_url === undefined) {
+    problems.confirmation_return_url = 'required';
+  }
+  if (spec.autopay && Object.keys(spec.autopay).length > 1) {
+    const [saveFlag, ...companions] = Object.keys(spec.autopay) as [string, ...string[]];
+    const saving = params[saveFlag] === true;
+    for (const name of companions) {
+      if (saving && params[name] !== true) problems[name] = 'autopay_rule';
+      if (!saving && params[name] === true) problems[name] = 'autopay_rule';
+    }
+    for (const name of Object.keys(spec.linkOnly ?? {})) {
+      if (!saving && params[name] === true) problems[name] = 'link_rule';
+    }
+  }
+  return problems;
+}
+
+/** The parameters that carry a URL the client is sent to. */
+export function returnUrlParams(system: SystemId): string[] {
+  return Object.entries(SYSTEMS[system].params)
+    .filter(([, spec]) => spec.kind === 'url')
+    .map(([name]) => name);
+}
