@@ -1,0 +1,161 @@
+/**
+ * The only code that talks to the billing service: a pooled keep-alive undici client with explicit timeouts, the
+ * shared bearer token, and the mapping of every upstream failure to a clear relay error.
+ */
+import { Agent, request, errors as undiciErrors, type Dispatcher } from 'undici';
+import type { ValidPayment } from '../eps/request.js';
+import type { RelayConfig } from './config.js';
+import { RelayError } from './errors.js';
+import { TokenCache } from './token-cache.js';
+
+type BillingConfig = Pick<RelayConfig, 'billingBaseUrl' | 'billingUsername' | 'billingPassword' | 'billingTimeoutMs' | 'tokenTtlUnit'>;
+
+interface BillingAnswer {
+  status: number;
+  body: unknown;
+}
+
+export class BillingClient {
+  readonly #agent: Agent;
+  readonly #tokens: TokenCache;
+  readonly #basic: string;
+
+  constructor(private readonly config: BillingConfig) {
+    this.#agent = new Agent({
+      connections: 256,
+      keepAliveTimeout: 10_000,
+      connect: { timeout: config.billingTimeoutMs },
+      headersTimeout: config.billingTimeoutMs,
+      bodyTimeout: config.billingTimeoutMs,
+    });
+    this.#basic = `Basic ${Buffer.from(`${config.billingUsername}:${config.billingPassword}`).toString('base64')}`;
+    this.#tokens = new TokenCache(() => this.#issueToken());
+  }
+
+  /** A valid bearer token (fetched or refreshed when needed); proves the billing is reachable. */
+  token(): Promise<string> {
+    return this.#tokens.get();
+  }
+
+  /**
+   * `POST /eps_payments`. The body is built from validated fields only, plus the system's `eps_uuid` held here.
+   * On a 401 the token is refreshed and the call made once more: the billing refused it before doing anything.
+   */
+  async createPayment(payment: ValidPayment, epsUuid: string): Promise<Record<string, unknown>> {
+    const body = billingPaymentJson(payment, epsUuid);
+    let token = await this.#tokens.get();
+    let answer = await this.#send('POST', '/eps_payments', token, body);
+    if (answer.status === 401) {
+      this.#tokens.invalidate(token);
+      token = await this.#tokens.get();
+      answer = await this.#send('POST', '/eps_payments', token, body);
+    }
+    if (answer.status === 401) {
+      throw new RelayError(502, 'billing_error', 'The billing service refused the relay’s credentials.');
+    }
+    if (answer.status >= 400 && answer.status < 500) {
+      throw new RelayError(422, 'billing_rejected', billingMessage(answer.body) ?? 'The billing service refused this payment.');
+    }
+    if (answer.status >= 300) {
+      throw new RelayError(502, 'billing_error', `The billing service answered with status ${answer.status}.`);
+    }
+    const response = envelopeResponse(answer.body);
+    if (!response) throw new RelayError(502, 'billing_error', 'The billing service gave an answer the relay does not understand.');
+    return response;
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+
+  async #issueToken() {
+    const answer = await this.#call('GET', '/auth', this.#basic);
+    const response = answer.status === 200 ? envelopeResponse(answer.body) : null;
+    const token = response?.token;
+    const expiresIn = response?.expires_in;
+    if (answer.status === 401 || answer.status === 403) {
+      throw new RelayError(502, 'billing_error', 'The billing service refused the relay’s credentials.');
+    }
+    if (typeof token !== 'string' || !token || typeof expiresIn !== 'number' || !(expiresIn > 0)) {
+      throw new RelayError(502, 'billing_error', `The billing service did not issue a token (status ${answer.status}).`);
+    }
+    return { token, lifetimeMs: this.config.tokenTtlUnit === 's' ? expiresIn * 1000 : expiresIn };
+  }
+
+  #send(method: Dispatcher.HttpMethod, path: string, token: string, body: string): Promise<BillingAnswer> {
+    return this.#call(method, path, `Bearer ${token}`, body);
+  }
+
+  async #call(method: Dispatcher.HttpMethod, path: string, authorization: string, body?: string): Promise<BillingAnswer> {
+    try {
+      const res = await request(`${this.config.billingBaseUrl}${path}`, {
+        method,
+        dispatcher: this.#agent,
+        headers: {
+          authorization,
+          accept: 'application/json',
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+        },
+        body,
+        signal: AbortSignal.timeout(this.config.billingTimeoutMs),
+      });
+      const text = await res.body.text();
+      return { status: res.statusCode, body: parseJson(text) };
+    } catch (error) {
+      throw upstreamError(error);
+    }
+  }
+}
+
+/**
+ * The billing's request as JSON text. The amount is written as the canonical decimal text the model produced
+ * ("1500.50"), so it reaches the billing as a JSON number without ever being a binary float.
+ */
+export function billingPaymentJson(payment: ValidPayment, epsUuid: string): string {
+  const rest = JSON.stringify({
+    agreement_param_id: payment.agreement_param_id,
+    agreement_param_value: payment.agreement_param_value,
+    eps_params: Object.entries(payment.params).map(([name, value]) => ({ name, value })),
+  });
+  if (!/^\d+\.\d{2}$/.test(payment.amount)) throw new Error('amount is not canonical');
+  return `{"eps_uuid":${JSON.stringify(epsUuid)},"amount":${payment.amount},${rest.slice(1)}`;
+}
+
+function upstreamError(error: unknown): RelayError {
+  if (error instanceof RelayError) return error;
+  const code = (error as { code?: string }).code;
+  const name = (error as { name?: string }).name;
+  const timedOut =
+    name === 'TimeoutError' ||
+    error instanceof undiciErrors.HeadersTimeoutError ||
+    error instanceof undiciErrors.BodyTimeoutError ||
+    error instanceof undiciErrors.ConnectTimeoutError ||
+    code === 'UND_ERR_CONNECT_TIMEOUT';
+  if (timedOut) return new RelayError(504, 'billing_timeout', 'The billing service did not answer in time.', { cause: error });
+  return new RelayError(502, 'billing_unavailable', 'The billing service cannot be reached.', { cause: error });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The `response` object of the billing's `{code, response}` envelope. */
+function envelopeResponse(body: unknown): Record<string, unknown> | null {
+  return isRecord(body) && isRecord(body.response) ? body.response : null;
+}
+
+/** A short human message from a billing error, if it has one (the spec shows no error format). */
+function billingMessage(body: unknown): string | null {
+  if (!isRecord(body)) return null;
+  const candidates = [isRecord(body.error) ? body.error.message : body.error, body.message];
+  const found = candidates.find((m): m is string => typeof m === 'string' && m.length > 0 && m.length <= 200);
+  return found ?? null;
+}

@@ -1,0 +1,139 @@
+/**
+ * The relay's configuration, read once from the environment and checked as a whole: a bad start names every bad or
+ * missing variable at once.
+ */
+import { canonicalAmount, toMinorUnits } from '../eps/amount.js';
+import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../eps/lookup.js';
+import { SYSTEM_IDS, type SystemId } from '../eps/systems.js';
+
+export interface RelayConfig {
+  /** Ends with `/api/rest/v1`, no trailing slash. */
+  billingBaseUrl: string;
+  billingUsername: string;
+  billingPassword: string;
+  /** The `eps_uuid` of each offered system; a system without one is not offered. */
+  epsUuids: Partial<Record<SystemId, string>>;
+  /** Merchant page origins (`https://shop.example`), for CORS, the Origin check and return URLs. */
+  allowedOrigins: string[];
+  host: string;
+  port: number;
+  /** The largest payment, in minor units, and as text. */
+  maxAmount: bigint;
+  maxAmountText: string;
+  /** The agreement lookup kinds offered to clients. */
+  lookups: LookupKind[];
+  /** Where the payment page's address may be found in the billing's answer, tried in this order. */
+  redirectUrlKeys: string[];
+  /** Time limit of each billing call, in milliseconds. */
+  billingTimeoutMs: number;
+  /** How `expires_in` of `GET /auth` is counted (the spec does not say; 600 in its sample reads as seconds). */
+  tokenTtlUnit: 's' | 'ms';
+  /** The log level (pino): `info` by default, `silent` in tests. */
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`The relay cannot start; fix these environment variables:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const DEFAULTS = {
+  PORT: '8787',
+  HOST: '127.0.0.1',
+  MAX_AMOUNT: '100000.00',
+  REDIRECT_URL_KEYS: 'confirmation_url,payment_url,redirect_url,url',
+  BILLING_TIMEOUT_MS: '10000',
+  BILLING_TOKEN_TTL_UNIT: 's',
+  LOG_LEVEL: 'info',
+};
+
+/** Reads and checks the configuration; throws a `ConfigError` naming every problem. */
+export function loadConfig(env: Env = process.env): RelayConfig {
+  const problems: string[] = [];
+  const read = (name: string): string => (env[name] ?? DEFAULTS[name as keyof typeof DEFAULTS] ?? '').trim();
+  const required = (name: string): string => {
+    const value = read(name);
+    if (!value) problems.push(`${name} is missing`);
+    return value;
+  };
+
+  const billingBaseUrl = required('BILLING_BASE_URL').replace(/\/+$/, '');
+  if (billingBaseUrl && !isBillingBaseUrl(billingBaseUrl)) {
+    problems.push('BILLING_BASE_URL must be an http(s) URL without credentials, ending with /api/rest/v1');
+  }
+  const billingUsername = required('BILLING_USERNAME');
+  const billingPassword = required('BILLING_PASSWORD');
+
+  const epsUuids: Partial<Record<SystemId, string>> = {};
+  for (const id of SYSTEM_IDS) {
+    const uuid = read(`EPS_UUID_${id}`);
+    if (uuid) epsUuids[id] = uuid;
+  }
+  if (!Object.keys(epsUuids).length) problems.push('EPS_UUID_A, EPS_UUID_B, EPS_UUID_C: set at least one');
+
+  const allowedOrigins = list(required('ALLOWED_ORIGINS'));
+  for (const origin of allowedOrigins) {
+    if (!isOrigin(origin)) problems.push(`ALLOWED_ORIGINS: "${origin}" is not an origin such as https://shop.example`);
+  }
+
+  const port = integer(read('PORT'));
+  if (port === null || port > 65535) problems.push('PORT must be a port number (0–65535)');
+
+  const maxAmount = toMinorUnits(read('MAX_AMOUNT'));
+  if (maxAmount === null || maxAmount <= 0n) problems.push('MAX_AMOUNT must be a positive amount with at most two decimals, such as 100000.00');
+
+  const lookupText = read('ALLOWED_LOOKUPS');
+  const lookups = lookupText ? list(lookupText).map(Number) : [...LOOKUP_KINDS];
+  if (!lookups.length || !lookups.every(isLookupKind)) {
+    problems.push(`ALLOWED_LOOKUPS must list agreement lookup kinds among ${LOOKUP_KINDS.join(', ')}`);
+  }
+
+  const billingTimeoutMs = integer(read('BILLING_TIMEOUT_MS'));
+  if (!billingTimeoutMs) problems.push('BILLING_TIMEOUT_MS must be a positive number of milliseconds');
+
+  const tokenTtlUnit = read('BILLING_TOKEN_TTL_UNIT');
+  if (tokenTtlUnit !== 's' && tokenTtlUnit !== 'ms') problems.push('BILLING_TOKEN_TTL_UNIT must be s or ms');
+
+  if (problems.length) throw new ConfigError(problems);
+  return {
+    billingBaseUrl,
+    billingUsername,
+    billingPassword,
+    epsUuids,
+    allowedOrigins: allowedOrigins.map((o) => new URL(o).origin),
+    host: read('HOST'),
+    port: port!,
+    maxAmount: maxAmount!,
+    maxAmountText: canonicalAmount(read('MAX_AMOUNT'))!,
+    lookups: lookups as LookupKind[],
+    redirectUrlKeys: list(read('REDIRECT_URL_KEYS')),
+    billingTimeoutMs: billingTimeoutMs!,
+    tokenTtlUnit: tokenTtlUnit as 's' | 'ms',
+    logLevel: read('LOG_LEVEL'),
+  };
+}
+
+function list(text: string): string[] {
+  return text.split(/[\s,]+/).filter(Boolean);
+}
+
+function integer(text: string): number | null {
+  return /^\d{1,9}$/.test(text) ? Number(text) : null;
+}
+
+function isBillingBaseUrl(text: string): boolean {
+  if (!URL.canParse(text)) return false;
+  const url = new URL(text);
+  // Credentials belong in BILLING_USERNAME/BILLING_PASSWORD, never in a URL that may be logged.
+  return /^https?:$/.test(url.protocol) && !url.username && !url.password && text.endsWith('/api/rest/v1');
+}
+
+function isOrigin(text: string): boolean {
+  if (!URL.canParse(text)) return false;
+  const url = new URL(text);
+  return /^https?:$/.test(url.protocol) && url.origin === text.replace(/\/$/, '');
+}

@@ -1,0 +1,42 @@
+/**
+ * Every error the relay answers has one JSON shape: `{"error": {"code", "message", "fields"?}}`.
+ */
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+export type ErrorCode =
+  | 'invalid_json'
+  | 'unsupported_media_type'
+  | 'payload_too_large'
+  | 'validation_failed'
+  | 'origin_not_allowed'
+  | 'not_found'
+  | 'system_not_offered'
+  | 'billing_rejected'
+  | 'billing_error'
+  | 'billing_unavailable'
+  | 'billing_timeout'
+  | 'internal_error';
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; fields?: Record<string, string> };
+}
+
+/** An error with its answer: the status, a stable code for programs and a message for people. */
+export class RelayError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly code: ErrorCode,
+    message: string,
+    options?: { fields?: Record<string, string>; cause?: unknown },
+  ) {
+    super(message, { cause: options?.cause });
+    this.name = 'RelayError';
+    this.fields = options?.fields;
+  }
+
+  readonly fields?: Record<string, string>;
+
+  toBody(): ErrorBody {
+    return { error: { code: this.code, message: this.message, ...(this.fields && { fields: this.fields }) } };
+  }
+}

@@ -1,0 +1,49 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConfigError, loadConfig } from '../../src/relay/config.js';
+
+const good = {
+  BILLING_BASE_URL: 'https://billing.example/api/rest/v1/',
+  BILLING_USERNAME: 'merchant',
+  BILLING_PASSWORD: 's3cret',
+  EPS_UUID_A: 'uuid-a',
+  EPS_UUID_C: 'uuid-c',
+  ALLOWED_ORIGINS: 'https://shop.example, http://localhost:8080',
+};
+
+describe('relay configuration', () => {
+  it('reads a good environment with its defaults', () => {
+    const config = loadConfig(good);
+    assert.equal(config.billingBaseUrl, 'https://billing.example/api/rest/v1');
+    assert.deepEqual(config.epsUuids, { A: 'uuid-a', C: 'uuid-c' });
+    assert.deepEqual(config.allowedOrigins, ['https://shop.example', 'http://localhost:8080']);
+    assert.equal(config.port, 8787);
+    assert.equal(config.maxAmount, 10_000_000n);
+    assert.equal(config.maxAmountText, '100000.00');
+    assert.deepEqual(config.lookups, [1, 4, 5, 6, 7, 8, 10, 11, 14, 15]);
+    assert.deepEqual(config.redirectUrlKeys, ['confirmation_url', 'payment_url', 'redirect_url', 'url']);
+  });
+
+  it('names every bad or missing variable at once', () => {
+    const env = {
+      BILLING_BASE_URL: 'https://user:pw@billing.example/api/rest/v1',
+      ALLOWED_ORIGINS: 'https://shop.example/path',
+      PORT: 'eighty',
+      MAX_AMOUNT: '10.001',
+      ALLOWED_LOOKUPS: '5 9',
+      BILLING_TOKEN_TTL_UNIT: 'minutes',
+    };
+    assert.throws(
+      () => loadConfig(env),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        const text = error.problems.join('\n');
+        for (const name of ['BILLING_BASE_URL', 'BILLING_USERNAME', 'BILLING_PASSWORD', 'EPS_UUID_A', 'ALLOWED_ORIGINS', 'PORT', 'MAX_AMOUNT', 'ALLOWED_LOOKUPS', 'BILLING_TOKEN_TTL_UNIT']) {
+          assert.match(text, new RegExp(name), name);
+        }
+        assert.doesNotMatch(error.message, /pw@/, 'the message does not repeat a credential');
+        return true;
+      },
+    );
+  });
+});
