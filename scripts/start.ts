@@ -1,0 +1,55 @@
+/**
+ * `npm start`: the whole demo on one machine with no credentials — the billing sandbox, a relay wired to it, and a
+ * merchant page with the widget. Ports: SANDBOX_PORT (8790), RELAY_PORT (8787), DEMO_PORT (8080).
+ */
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import { loadConfig } from '../src/relay/config.js';
+import { startRelay } from '../src/relay/server.js';
+import { startSandbox } from '../src/sandbox/server.js';
+
+const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const sandboxPort = port('SANDBOX_PORT', 8790);
+const relayPort = port('RELAY_PORT', 8787);
+const demoPort = port('DEMO_PORT', 8080);
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+const sandbox = await startSandbox({ port: sandboxPort, publicUrl: `http://localhost:${sandboxPort}` });
+
+const relay = await startRelay(
+  loadConfig({
+    BILLING_BASE_URL: sandbox.baseUrl,
+    BILLING_USERNAME: 'demo',
+    BILLING_PASSWORD: 'demo-secret',
+    EPS_UUID_A: 'sandbox-eps-a',
+    EPS_UUID_B: 'sandbox-eps-b',
+    EPS_UUID_C: 'sandbox-eps-c',
+    ALLOWED_ORIGINS: [demoPort, 5173].flatMap((p) => [`http://localhost:${p}`, `http://127.0.0.1:${p}`]).join(','),
+    PORT: String(relayPort),
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  }),
+);
+
+const demo = new Hono();
+demo.get('/billing-pay.js', async (c) =>
+  c.body(await readFile(`${root}dist/billing-pay.js`, 'utf8'), 200, { 'content-type': 'text/javascript; charset=utf-8' }),
+);
+demo.use('/*', serveStatic({ root: `${root}demo` }));
+serve({ fetch: demo.fetch, port: demoPort, hostname: '127.0.0.1' });
+
+console.log(`
+  billing-pay demo is running
+
+  Merchant page (open this):  http://localhost:${demoPort}/
+  Billing sandbox:            http://localhost:${sandboxPort}/   (client cards, saved methods)
+  Relay:                      http://localhost:${relayPort}/config
+
+  Try agreement number AG-1001 (or e-mail client@example.com). Ctrl+C stops everything.
+`);
+
+const stop = () => void Promise.all([relay.close(), sandbox.close()]).finally(() => process.exit(0));
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);

@@ -1,0 +1,67 @@
+/** Starts the billing sandbox and a relay wired to it, both on free ports over real sockets. */
+import { Writable } from 'node:stream';
+import { loadConfig } from '../../src/relay/config.js';
+import { createLogger } from '../../src/relay/logger.js';
+import { startRelay } from '../../src/relay/server.js';
+import { startSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+
+export const SHOP = 'http://shop.test:8080';
+export const CREDENTIALS = { username: 'merchant', password: 'relay-test-password-7f3a' };
+
+export async function startStack(options: { sandbox?: SandboxOptions; env?: Record<string, string> } = {}) {
+  const sandbox = await startSandbox({ port: 0, ...CREDENTIALS, ...options.sandbox });
+  const config = loadConfig({
+    BILLING_BASE_URL: sandbox.baseUrl,
+    BILLING_USERNAME: CREDENTIALS.username,
+    BILLING_PASSWORD: CREDENTIALS.password,
+    EPS_UUID_A: 'sandbox-eps-a',
+    EPS_UUID_B: 'sandbox-eps-b',
+    EPS_UUID_C: 'sandbox-eps-c',
+    ALLOWED_ORIGINS: SHOP,
+    PORT: '0',
+    BILLING_TIMEOUT_MS: '2000',
+    ...options.env,
+  });
+  const logLines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logLines.push(String(chunk));
+      done();
+    },
+  });
+  const relay = await startRelay(config, createLogger('info', sink));
+
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${relay.url}/payments`, {
+      method: 'POST',
+      headers: { origin: SHOP, 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+
+  return {
+    sandbox,
+    relay,
+    logLines,
+    post,
+    async close() {
+      await relay.close();
+      await sandbox.close();
+    },
+  };
+}
+
+export type Stack = Awaited<ReturnType<typeof startStack>>;
+
+export const params = (record: Record<string, unknown>) => Object.entries(record).map(([name, value]) => ({ name, value }));
+
+export const paymentA = (extra: Record<string, unknown> = {}) => ({
+  system: 'A',
+  amount: '1500.50',
+  agreement_param_id: 5,
+  agreement_param_value: 'AG-1001',
+  eps_params: params({ confirmation_type: 'redirect', confirmation_return_url: `${SHOP}/paid`, ...extra }),
+});
+
+/** The bodies of `POST /eps_payments` that reached the billing. */
+export const epsCalls = (stack: Stack) =>
+  stack.sandbox.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/eps_payments')).map((c) => c.body as Record<string, unknown>);

@@ -1,0 +1,180 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { CREDENTIALS, SHOP, epsCalls, params, paymentA, startStack, type Stack } from './harness.js';
+
+describe('relay → sandbox: payments', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  after(() => stack.close());
+
+  it('GET /config tells the widget what to draw, and nothing secret', async () => {
+    const res = await fetch(`${stack.relay.url}/config`, { headers: { origin: SHOP } });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('access-control-allow-origin'), SHOP);
+    const text = await res.text();
+    assert.deepEqual(JSON.parse(text), {
+      systems: [
+        { id: 'A', canSave: true, linkOnly: true },
+        { id: 'B', canSave: true, linkOnly: false },
+        { id: 'C', canSave: false, linkOnly: false },
+      ],
+      lookups: [1, 4, 5, 6, 7, 8, 10, 11, 14, 15],
+      maxAmount: '100000.00',
+    });
+    assert.doesNotMatch(text, /sandbox-eps|merchant|password/);
+  });
+
+  it('A with a saved method: the billing receives exactly the validated request with its eps_uuid', async () => {
+    const before = epsCalls(stack).length;
+    const res = await stack.post(
+      paymentA({ email: 'client@example.com', save_payment_method: true, enable_autopayments: true, preferred_method: true }),
+    );
+    assert.equal(res.status, 201);
+    const body = (await res.json()) as { redirect_url: string; payment: Record<string, unknown> };
+    assert.equal(body.redirect_url, body.payment.confirmation_url);
+    assert.match(body.redirect_url, new RegExp(`^${stack.sandbox.url}/pay/`));
+    const calls = epsCalls(stack);
+    assert.equal(calls.length, before + 1);
+    assert.deepEqual(calls.at(-1), {
+      eps_uuid: 'sandbox-eps-a',
+      amount: 1500.5,
+      agreement_param_id: 5,
+      agreement_param_value: 'AG-1001',
+      eps_params: params({
+        confirmation_type: 'redirect',
+        confirmation_return_url: `${SHOP}/paid`,
+        email: 'client@example.com',
+        save_payment_method: true,
+        enable_autopayments: true,
+        preferred_method: true,
+      }),
+    });
+  });
+
+  it('B with autopayment and C plain: each reaches the billing with its own uuid and parameters', async () => {
+    const b = await stack.post({
+      system: 'B',
+      amount: 99.9,
+      agreement_param_id: 7,
+      agreement_param_value: 'client@example.com',
+      eps_params: params({ confirmation_return_url: `${SHOP}/ok`, return_url_fail: `${SHOP}/fail`, name: 'Ivan Petrov', is_autopayment: true }),
+    });
+    assert.equal(b.status, 201);
+    assert.deepEqual(epsCalls(stack).at(-1), {
+      eps_uuid: 'sandbox-eps-b',
+      amount: 99.9,
+      agreement_param_id: 7,
+      agreement_param_value: 'client@example.com',
+      eps_params: params({ confirmation_return_url: `${SHOP}/ok`, return_url_fail: `${SHOP}/fail`, name: 'Ivan Petrov', is_autopayment: true }),
+    });
+    const c = await stack.post({ system: 'C', amount: '10', agreement_param_id: 11, agreement_param_value: '1001', eps_params: params({ return_url: `${SHOP}/back`, comment: 'June' }) });
+    assert.equal(c.status, 201);
+    assert.deepEqual(epsCalls(stack).at(-1), {
+      eps_uuid: 'sandbox-eps-c',
+      amount: 10,
+      agreement_param_id: 11,
+      agreement_param_value: '1001',
+      eps_params: params({ return_url: `${SHOP}/back`, comment: 'June' }),
+    });
+  });
+
+  it('finds the agreement by every lookup kind', async () => {
+    const values: Record<number, string> = {
+      1: 'demo',
+      4: 'Ivan Petrov',
+      5: 'AG-1001',
+      6: '1C-0001',
+      7: 'client@example.com',
+      8: '40817810099910004312',
+      10: '1',
+      11: '1001',
+      14: '501',
+      15: '7707083893',
+    };
+    for (const [kind, value] of Object.entries(values)) {
+      const res = await stack.post({ ...paymentA(), agreement_param_id: Number(kind), agreement_param_value: value });
+      assert.equal(res.status, 201, `kind ${kind}: ${await res.clone().text()}`);
+    }
+  });
+
+  it('an agreement the billing cannot find is a clear 422, not a 5xx', async () => {
+    const res = await stack.post({ ...paymentA(), agreement_param_value: 'AG-0000' });
+    assert.equal(res.status, 422);
+    const { error } = (await res.json()) as { error: { code: string; message: string } };
+    assert.equal(error.code, 'billing_rejected');
+    assert.match(error.message, /agreement/i);
+  });
+
+  it('the autopayment rule is enforced before the billing is asked', async () => {
+    const before = epsCalls(stack).length;
+    const res = await stack.post(paymentA({ save_payment_method: true }));
+    assert.equal(res.status, 422);
+    const { error } = (await res.json()) as { error: { code: string; fields: Record<string, string> } };
+    assert.equal(error.code, 'validation_failed');
+    assert.deepEqual(Object.keys(error.fields).sort(), ['eps_params.enable_autopayments', 'eps_params.preferred_method']);
+    assert.equal(epsCalls(stack).length, before);
+  });
+
+  it('every bad input is a clear 4xx in one shape, and never reaches the billing', async () => {
+    const before = epsCalls(stack).length;
+    const cases: [string, () => Promise<Response>, number, string, string?][] = [
+      ['foreign origin', () => stack.post(paymentA(), { origin: 'https://evil.example' }), 403, 'origin_not_allowed'],
+      ['no origin', () => fetch(`${stack.relay.url}/payments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(paymentA()) }), 403, 'origin_not_allowed'],
+      ['foreign return URL', () => stack.post(paymentA({ confirmation_return_url: 'https://evil.example/phish' })), 422, 'validation_failed', 'eps_params.confirmation_return_url'],
+      ['unknown parameter', () => stack.post(paymentA({ eps_uuid: 'other' })), 422, 'validation_failed', 'eps_params.eps_uuid'],
+      ['amount 0', () => stack.post({ ...paymentA(), amount: '0' }), 422, 'validation_failed', 'amount'],
+      ['negative amount', () => stack.post({ ...paymentA(), amount: -5 }), 422, 'validation_failed', 'amount'],
+      ['three decimals', () => stack.post({ ...paymentA(), amount: '10.005' }), 422, 'validation_failed', 'amount'],
+      ['above max', () => stack.post({ ...paymentA(), amount: '100000.01' }), 422, 'validation_failed', 'amount'],
+      ['not a number', () => stack.post({ ...paymentA(), amount: 'ten' }), 422, 'validation_failed', 'amount'],
+      ['huge', () => stack.post(`{"system":"A","amount":1e400,"agreement_param_id":5,"agreement_param_value":"AG-1001","eps_params":[]}`), 422, 'validation_failed', 'amount'],
+      ['huge text', () => stack.post({ ...paymentA(), amount: '9'.repeat(5000) }), 422, 'validation_failed', 'amount'],
+      ['bad lookup value', () => stack.post({ ...paymentA(), agreement_param_id: 15, agreement_param_value: '1234567890' }), 422, 'validation_failed', 'agreement_param_value'],
+      ['unknown system', () => stack.post({ ...paymentA(), system: 'D' }), 422, 'validation_failed', 'system'],
+      ['malformed JSON', () => stack.post('{"system": "A",'), 400, 'invalid_json'],
+      ['wrong content type', () => stack.post(JSON.stringify(paymentA()), { 'content-type': 'text/plain' }), 415, 'unsupported_media_type'],
+      ['too large', () => stack.post({ ...paymentA(), padding: 'x'.repeat(20_000) }), 413, 'payload_too_large'],
+      ['array body', () => stack.post([]), 422, 'validation_failed', 'body'],
+    ];
+    for (const [name, send, status, code, field] of cases) {
+      const res = await send();
+      assert.equal(res.status, status, name);
+      assert.match(res.headers.get('content-type') ?? '', /application\/json/, name);
+      const body = (await res.json()) as { error: { code: string; message: string; fields?: Record<string, string> } };
+      assert.equal(body.error.code, code, name);
+      assert.ok(body.error.message.length > 10, name);
+      if (field) assert.ok(body.error.fields?.[field], `${name}: ${JSON.stringify(body.error.fields)}`);
+    }
+    assert.equal(epsCalls(stack).length, before, 'no bad request reached the billing');
+  });
+
+  it('CORS answers the merchant’s origins only', async () => {
+    const preflight = (origin: string) =>
+      fetch(`${stack.relay.url}/payments`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,idempotency-key' },
+      });
+    const ok = await preflight(SHOP);
+    assert.equal(ok.headers.get('access-control-allow-origin'), SHOP);
+    assert.match(ok.headers.get('access-control-allow-headers') ?? '', /Idempotency-Key/i);
+    const foreign = await preflight('https://evil.example');
+    assert.equal(foreign.headers.get('access-control-allow-origin'), null);
+  });
+
+  it('no credential or token ever reaches a response or a log line', async () => {
+    const token = stack.sandbox.calls.find((c) => c.authorization?.startsWith('Bearer '))?.authorization?.slice(7);
+    assert.ok(token, 'the relay used a bearer token');
+    const res = await stack.post(paymentA({ email: 'secret.client@example.com', phone: '+7 900 123-45-67' }));
+    const text = await res.text();
+    const logs = stack.logLines.join('');
+    assert.ok(stack.logLines.length > 5, 'requests are logged');
+    for (const secret of [CREDENTIALS.password, token, Buffer.from(`${CREDENTIALS.username}:${CREDENTIALS.password}`).toString('base64')]) {
+      assert.ok(!text.includes(secret!), 'response');
+      assert.ok(!logs.includes(secret!), 'logs');
+    }
+    assert.ok(!logs.includes('secret.client@example.com'), 'e-mails are not logged');
+    assert.ok(logs.split('\n').filter(Boolean).every((line) => JSON.parse(line).reqId || JSON.parse(line).msg !== 'request'), 'request lines carry the request id');
+  });
+});
