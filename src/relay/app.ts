@@ -9,45 +9,71 @@ import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { requestId, type RequestIdVariables } from 'hono/request-id';
 import type { Logger } from 'pino';
-import { checkPayment } from '../eps/request.js';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { checkPayment, type ValidPayment } from '../eps/request.js';
 import { problemText } from '../eps/messages.js';
 import { SYSTEM_IDS, SYSTEMS, returnUrlParams, type SystemId } from '../eps/systems.js';
 import type { BillingClient } from './billing-client.js';
 import type { RelayConfig } from './config.js';
 import { RelayError } from './errors.js';
+import { idempotency } from './idempotency.js';
+import { MemoryIdempotencyStore, type IdempotencyStore } from './idempotency-store.js';
+import { createMetrics, type Metrics } from './metrics.js';
+import { createLimiter, rateLimit } from './rate-limit.js';
 
 export interface RelayDeps {
   config: RelayConfig;
   billing: Pick<BillingClient, 'createPayment' | 'token'>;
   logger: Logger;
+  metrics?: Metrics;
+  /** Where idempotency keys live; in memory unless given (server.ts gives Redis when REDIS_URL is set). */
+  idempotencyStore?: IdempotencyStore;
+  limiters?: { ip: RateLimiterAbstract; agreement: RateLimiterAbstract };
+  /** The address of the peer on the socket (runtime-specific; server.ts gives Node's). */
+  socketAddress?: (c: Context) => string | undefined;
   /** The built widget bundle, served at `/billing-pay.js`; `null` when it has not been built. */
   widgetBundle?: () => Promise<string | null>;
 }
 
-type Env = { Variables: RequestIdVariables };
+type Env = { Variables: RequestIdVariables & { payment: ValidPayment } };
 
 const MAX_BODY_BYTES = 16 * 1024;
+/** Longer than a payment can take: the token (three tries) and two billing calls, each within the timeout. */
+const lockMs = (config: RelayConfig) => config.billingTimeoutMs * 6 + 5_000;
 
-export function createRelayApp({ config, billing, logger, widgetBundle }: RelayDeps): Hono<Env> {
+export function createRelayApp(deps: RelayDeps): Hono<Env> {
+  const { config, billing, logger, widgetBundle } = deps;
+  const metrics = deps.metrics ?? createMetrics();
+  const limiters = deps.limiters ?? {
+    ip: createLimiter('ip', config.rateLimitIp),
+    agreement: createLimiter('agreement', config.rateLimitAgreement),
+  };
   const app = new Hono<Env>();
   const allowed = new Set(config.allowedOrigins);
   const offered = SYSTEM_IDS.filter((id) => config.epsUuids[id]);
+  const clientIp = (c: Context) => {
+    if (!config.trustProxy) return deps.socketAddress?.(c);
+    return c.req.header(config.trustProxy)?.split(',').at(-1)?.trim() || deps.socketAddress?.(c);
+  };
 
   app.use(requestId());
   app.use(async (c, next) => {
     const started = performance.now();
     await next();
+    const route = c.error instanceof RelayError && c.error.code === 'not_found' ? 'unmatched' : c.req.routePath;
+    metrics.requests.inc({ route, method: c.req.method, status: c.res.status });
     logger.info(
       { reqId: c.get('requestId'), method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
       'request',
     );
   });
+  app.use(securityHeaders(config));
   app.use(
     cors({
       origin: (origin) => (allowed.has(origin) ? origin : null),
       allowMethods: ['GET', 'POST', 'OPTIONS'],
       allowHeaders: ['Content-Type', 'Idempotency-Key'],
-      exposeHeaders: ['X-Request-Id', 'Retry-After'],
+      exposeHeaders: ['X-Request-Id', 'Retry-After', 'Idempotent-Replayed'],
       maxAge: 600,
     }),
   );
@@ -63,20 +89,36 @@ export function createRelayApp({ config, billing, logger, widgetBundle }: RelayD
   app.post(
     '/payments',
     requireAllowedOrigin(allowed),
+    rateLimit(limiters.ip, clientIp, () => metrics.rateLimited.inc({ limit: 'ip' })),
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
       onError: () => {
         throw new RelayError(413, 'payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
       },
     }),
-    async (c) => {
+    async (c, next) => {
       const input = await readJson(c);
       const checked = checkPayment(input, { maxAmount: config.maxAmount, systems: offered, lookups: config.lookups });
       const problems = checked.ok ? foreignReturnUrls(checked.value.system, checked.value.params, allowed) : checked.fields;
       if (!checked.ok || Object.keys(problems).length) {
         throw new RelayError(422, 'validation_failed', 'The payment request is not valid.', { fields: describe(problems) });
       }
-      const payment = checked.value;
+      c.set('payment', checked.value);
+      await next();
+    },
+    rateLimit(
+      limiters.agreement,
+      (c) => agreementKey(c.get('payment') as ValidPayment),
+      () => metrics.rateLimited.inc({ limit: 'agreement' }),
+    ),
+    idempotency({
+      store: deps.idempotencyStore ?? new MemoryIdempotencyStore(),
+      ttlMs: config.idempotencyTtlSeconds * 1000,
+      lockMs: lockMs(config),
+      onReplay: () => metrics.idempotentReplays.inc(),
+    }),
+    async (c) => {
+      const payment = c.get('payment');
       const response = await billing.createPayment(payment, config.epsUuids[payment.system]!);
       const redirectUrl = findRedirectUrl(response, config.redirectUrlKeys);
       logger.info({ reqId: c.get('requestId'), system: payment.system, amount: payment.amount, redirect: Boolean(redirectUrl) }, 'payment created');
@@ -92,6 +134,17 @@ export function createRelayApp({ config, billing, logger, widgetBundle }: RelayD
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
 
+  app.get('/readyz', async (c) => {
+    try {
+      await billing.token();
+    } catch (error) {
+      throw new RelayError(503, 'not_ready', 'The billing service is not reachable or refuses the relay’s credentials.', { cause: error });
+    }
+    return c.json({ status: 'ready' });
+  });
+
+  app.get('/metrics', async (c) => c.body(await metrics.registry.metrics(), 200, { 'content-type': metrics.registry.contentType }));
+
   app.notFound(() => {
     throw new RelayError(404, 'not_found', 'There is nothing at this address.');
   });
@@ -105,6 +158,24 @@ export function createRelayApp({ config, billing, logger, widgetBundle }: RelayD
   });
 
   return app;
+}
+
+function agreementKey(payment: ValidPayment): string {
+  return `${payment.agreement_param_id}:${payment.agreement_param_value.toLowerCase()}`;
+}
+
+/** Answers are for one client only and never cached; HSTS once the relay is reached over TLS. */
+function securityHeaders(config: RelayConfig) {
+  return async (c: Context, next: () => Promise<void>) => {
+    await next();
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'no-referrer');
+    if (!c.res.headers.has('cache-control')) c.header('Cache-Control', 'no-store');
+    const proto = config.trustProxy ? c.req.header('x-forwarded-proto') : undefined;
+    if (new URL(c.req.url).protocol === 'https:' || proto === 'https') {
+      c.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    }
+  };
 }
 
 /** A payment may only be started from one of the merchant's pages (browsers always send Origin on a POST). */

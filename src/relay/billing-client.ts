@@ -6,6 +6,7 @@ import { Agent, request, errors as undiciErrors, type Dispatcher } from 'undici'
 import type { ValidPayment } from '../eps/request.js';
 import type { RelayConfig } from './config.js';
 import { RelayError } from './errors.js';
+import type { Metrics } from './metrics.js';
 import { TokenCache } from './token-cache.js';
 
 type BillingConfig = Pick<RelayConfig, 'billingBaseUrl' | 'billingUsername' | 'billingPassword' | 'billingTimeoutMs' | 'tokenTtlUnit'>;
@@ -20,7 +21,10 @@ export class BillingClient {
   readonly #tokens: TokenCache;
   readonly #basic: string;
 
-  constructor(private readonly config: BillingConfig) {
+  constructor(
+    private readonly config: BillingConfig,
+    private readonly metrics?: Metrics,
+  ) {
     this.#agent = new Agent({
       connections: 256,
       keepAliveTimeout: 10_000,
@@ -43,15 +47,15 @@ export class BillingClient {
    */
   async createPayment(payment: ValidPayment, epsUuid: string): Promise<Record<string, unknown>> {
     const body = billingPaymentJson(payment, epsUuid);
-    let token = await this.#tokens.get();
-    let answer = await this.#send('POST', '/eps_payments', token, body);
+    let token = await this.#paymentToken();
+    let answer = await this.#postPayment(token, body);
     if (answer.status === 401) {
       this.#tokens.invalidate(token);
-      token = await this.#tokens.get();
-      answer = await this.#send('POST', '/eps_payments', token, body);
+      token = await this.#paymentToken();
+      answer = await this.#postPayment(token, body);
     }
     if (answer.status === 401) {
-      throw new RelayError(502, 'billing_error', 'The billing service refused the relay’s credentials.');
+      throw new RelayError(502, 'billing_error', 'The billing service refused the relay’s credentials.', { billingReached: false });
     }
     if (answer.status >= 400 && answer.status < 500) {
       throw new RelayError(422, 'billing_rejected', billingMessage(answer.body) ?? 'The billing service refused this payment.');
@@ -68,25 +72,66 @@ export class BillingClient {
     await this.#agent.close();
   }
 
+  /** A token for a payment; failing to get one means the payment was never sent. */
+  async #paymentToken(): Promise<string> {
+    try {
+      return await this.#tokens.get();
+    } catch (error) {
+      if (!(error instanceof RelayError)) throw error;
+      throw new RelayError(error.status, error.code, error.message, { cause: error.cause, billingReached: false, retryable: error.retryable });
+    }
+  }
+
+  /**
+   * One `POST /eps_payments`, tried a second time only when the first never left the relay (connection refused):
+   * a request that may have reached the billing is never sent again.
+   */
+  async #postPayment(token: string, body: string): Promise<BillingAnswer> {
+    try {
+      return await this.#call('eps_payments', 'POST', '/eps_payments', `Bearer ${token}`, body);
+    } catch (error) {
+      if (error instanceof RelayError && !error.billingReached) {
+        await delay(100);
+        return this.#call('eps_payments', 'POST', '/eps_payments', `Bearer ${token}`, body);
+      }
+      throw error;
+    }
+  }
+
+  /** `GET /auth`, retried with backoff: asking for a token twice is harmless. */
   async #issueToken() {
-    const answer = await this.#call('GET', '/auth', this.#basic);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const issued = await this.#issueTokenOnce();
+        this.metrics?.tokenRefreshes.inc();
+        return issued;
+      } catch (error) {
+        const retryable = error instanceof RelayError && error.retryable;
+        if (!retryable || attempt >= AUTH_ATTEMPTS) throw error;
+        await delay(AUTH_BACKOFF_MS * 3 ** (attempt - 1));
+      }
+    }
+  }
+
+  async #issueTokenOnce() {
+    const answer = await this.#call('auth', 'GET', '/auth', this.#basic);
     const response = answer.status === 200 ? envelopeResponse(answer.body) : null;
     const token = response?.token;
     const expiresIn = response?.expires_in;
     if (answer.status === 401 || answer.status === 403) {
-      throw new RelayError(502, 'billing_error', 'The billing service refused the relay’s credentials.');
+      throw new RelayError(502, 'billing_error', 'The billing service refused the relay’s credentials.', { billingReached: false });
     }
     if (typeof token !== 'string' || !token || typeof expiresIn !== 'number' || !(expiresIn > 0)) {
-      throw new RelayError(502, 'billing_error', `The billing service did not issue a token (status ${answer.status}).`);
+      throw new RelayError(502, 'billing_error', `The billing service did not issue a token (status ${answer.status}).`, {
+        billingReached: false,
+        retryable: answer.status >= 500,
+      });
     }
     return { token, lifetimeMs: this.config.tokenTtlUnit === 's' ? expiresIn * 1000 : expiresIn };
   }
 
-  #send(method: Dispatcher.HttpMethod, path: string, token: string, body: string): Promise<BillingAnswer> {
-    return this.#call(method, path, `Bearer ${token}`, body);
-  }
-
-  async #call(method: Dispatcher.HttpMethod, path: string, authorization: string, body?: string): Promise<BillingAnswer> {
+  async #call(operation: string, method: Dispatcher.HttpMethod, path: string, authorization: string, body?: string): Promise<BillingAnswer> {
+    const timer = this.metrics?.billingLatency.startTimer({ operation });
     try {
       const res = await request(`${this.config.billingBaseUrl}${path}`, {
         method,
@@ -100,9 +145,12 @@ export class BillingClient {
         signal: AbortSignal.timeout(this.config.billingTimeoutMs),
       });
       const text = await res.body.text();
+      timer?.({ outcome: String(res.statusCode) });
       return { status: res.statusCode, body: parseJson(text) };
     } catch (error) {
-      throw upstreamError(error);
+      const relayError = upstreamError(error);
+      timer?.({ outcome: relayError.code });
+      throw relayError;
     }
   }
 }
@@ -121,9 +169,17 @@ export function billingPaymentJson(payment: ValidPayment, epsUuid: string): stri
   return `{"eps_uuid":${JSON.stringify(epsUuid)},"amount":${payment.amount},${rest.slice(1)}`;
 }
 
+const AUTH_ATTEMPTS = 3;
+const AUTH_BACKOFF_MS = 100;
+/** Failures that happen before a single byte of the request is sent. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 function upstreamError(error: unknown): RelayError {
   if (error instanceof RelayError) return error;
-  const code = (error as { code?: string }).code;
+  const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  const notSent = code !== undefined && NOT_SENT.has(code);
   const name = (error as { name?: string }).name;
   const timedOut =
     name === 'TimeoutError' ||
@@ -131,8 +187,9 @@ function upstreamError(error: unknown): RelayError {
     error instanceof undiciErrors.BodyTimeoutError ||
     error instanceof undiciErrors.ConnectTimeoutError ||
     code === 'UND_ERR_CONNECT_TIMEOUT';
-  if (timedOut) return new RelayError(504, 'billing_timeout', 'The billing service did not answer in time.', { cause: error });
-  return new RelayError(502, 'billing_unavailable', 'The billing service cannot be reached.', { cause: error });
+  const options = { cause: error, billingReached: !notSent, retryable: true };
+  if (timedOut) return new RelayError(504, 'billing_timeout', 'The billing service did not answer in time.', options);
+  return new RelayError(502, 'billing_unavailable', 'The billing service cannot be reached.', options);
 }
 
 function parseJson(text: string): unknown {

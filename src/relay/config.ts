@@ -5,6 +5,7 @@
 import { canonicalAmount, toMinorUnits } from '../eps/amount.js';
 import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../eps/lookup.js';
 import { SYSTEM_IDS, type SystemId } from '../eps/systems.js';
+import type { RateLimit } from './rate-limit.js';
 
 export interface RelayConfig {
   /** Ends with `/api/rest/v1`, no trailing slash. */
@@ -30,6 +31,13 @@ export interface RelayConfig {
   tokenTtlUnit: 's' | 'ms';
   /** The log level (pino): `info` by default, `silent` in tests. */
   logLevel: string;
+  /** With a Redis URL, idempotency and rate-limit state are shared by every relay instance. */
+  redisUrl?: string;
+  /** The request header that carries the client's address, set by a proxy in front of the relay; none: the socket. */
+  trustProxy?: string;
+  rateLimitIp: RateLimit;
+  rateLimitAgreement: RateLimit;
+  idempotencyTtlSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -49,6 +57,9 @@ const DEFAULTS = {
   BILLING_TIMEOUT_MS: '10000',
   BILLING_TOKEN_TTL_UNIT: 's',
   LOG_LEVEL: 'info',
+  RATE_LIMIT_IP: '30/60',
+  RATE_LIMIT_AGREEMENT: '10/60',
+  IDEMPOTENCY_TTL_SECONDS: '86400',
 };
 
 /** Reads and checks the configuration; throws a `ConfigError` naming every problem. */
@@ -98,6 +109,20 @@ export function loadConfig(env: Env = process.env): RelayConfig {
   const tokenTtlUnit = read('BILLING_TOKEN_TTL_UNIT');
   if (tokenTtlUnit !== 's' && tokenTtlUnit !== 'ms') problems.push('BILLING_TOKEN_TTL_UNIT must be s or ms');
 
+  const redisUrl = read('REDIS_URL');
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
+
+  const trustProxy = read('TRUST_PROXY').toLowerCase();
+  if (trustProxy && !/^[a-z0-9-]+$/.test(trustProxy)) problems.push('TRUST_PROXY must be a header name such as x-forwarded-for');
+
+  const rateLimitIp = rateLimit(read('RATE_LIMIT_IP'));
+  if (!rateLimitIp) problems.push('RATE_LIMIT_IP must be requests/seconds, such as 30/60');
+  const rateLimitAgreement = rateLimit(read('RATE_LIMIT_AGREEMENT'));
+  if (!rateLimitAgreement) problems.push('RATE_LIMIT_AGREEMENT must be requests/seconds, such as 10/60');
+
+  const idempotencyTtlSeconds = integer(read('IDEMPOTENCY_TTL_SECONDS'));
+  if (!idempotencyTtlSeconds) problems.push('IDEMPOTENCY_TTL_SECONDS must be a positive number of seconds');
+
   if (problems.length) throw new ConfigError(problems);
   return {
     billingBaseUrl,
@@ -114,11 +139,21 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     billingTimeoutMs: billingTimeoutMs!,
     tokenTtlUnit: tokenTtlUnit as 's' | 'ms',
     logLevel: read('LOG_LEVEL'),
+    ...(redisUrl && { redisUrl }),
+    ...(trustProxy && { trustProxy }),
+    rateLimitIp: rateLimitIp!,
+    rateLimitAgreement: rateLimitAgreement!,
+    idempotencyTtlSeconds: idempotencyTtlSeconds!,
   };
 }
 
 function list(text: string): string[] {
   return text.split(/[\s,]+/).filter(Boolean);
+}
+
+function rateLimit(text: string): RateLimit | null {
+  const match = /^(\d{1,9})\/(\d{1,9})$/.exec(text);
+  return match && Number(match[1]) > 0 && Number(match[2]) > 0 ? { points: Number(match[1]), seconds: Number(match[2]) } : null;
 }
 
 function integer(text: string): number | null {

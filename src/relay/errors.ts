@@ -8,6 +8,10 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'payload_too_large'
   | 'validation_failed'
+  | 'invalid_idempotency_key'
+  | 'idempotency_key_reused'
+  | 'idempotency_in_flight'
+  | 'rate_limited'
   | 'origin_not_allowed'
   | 'not_found'
   | 'system_not_offered'
@@ -15,6 +19,7 @@ export type ErrorCode =
   | 'billing_error'
   | 'billing_unavailable'
   | 'billing_timeout'
+  | 'not_ready'
   | 'internal_error';
 
 export interface ErrorBody {
@@ -27,14 +32,20 @@ export class RelayError extends Error {
     readonly status: ContentfulStatusCode,
     readonly code: ErrorCode,
     message: string,
-    options?: { fields?: Record<string, string>; cause?: unknown },
+    options?: { fields?: Record<string, string>; cause?: unknown; billingReached?: boolean; retryable?: boolean },
   ) {
     super(message, { cause: options?.cause });
     this.name = 'RelayError';
     this.fields = options?.fields;
+    this.billingReached = options?.billingReached ?? true;
+    this.retryable = options?.retryable ?? false;
   }
 
   readonly fields?: Record<string, string>;
+  /** False when the billing certainly did not act on the request (never sent, or refused unread): trying again cannot pay twice. */
+  readonly billingReached: boolean;
+  /** True for a transient upstream failure (network, timeout, 5xx) where trying again later may succeed. */
+  readonly retryable: boolean;
 
   toBody(): ErrorBody {
     return { error: { code: this.code, message: this.message, ...(this.fields && { fields: this.fields }) } };

@@ -3,28 +3,48 @@
  * `startRelay` is also what `npm start` and the integration tests use.
  */
 import { readFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
-import type { AddressInfo } from 'node:net';
+import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Logger } from 'pino';
+import { createClient, type RedisClientType } from 'redis';
 import { createRelayApp } from './app.js';
 import { BillingClient } from './billing-client.js';
 import { ConfigError, loadConfig, type RelayConfig } from './config.js';
+import { MemoryIdempotencyStore, RedisIdempotencyStore } from './idempotency-store.js';
 import { createLogger } from './logger.js';
+import { createMetrics } from './metrics.js';
+import { createLimiter } from './rate-limit.js';
 
 export interface Relay {
   url: string;
   config: RelayConfig;
+  /** Stops taking connections, lets requests in flight finish, then closes the billing pool and Redis. */
   close(): Promise<void>;
 }
 
 const BUNDLE_PATH = fileURLToPath(new URL('../../dist/billing-pay.js', import.meta.url));
 
 export async function startRelay(config: RelayConfig, logger: Logger = createLogger(config.logLevel)): Promise<Relay> {
-  const billing = new BillingClient(config);
+  const metrics = createMetrics();
+  const billing = new BillingClient(config, metrics);
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
   let bundle: Promise<string | null> | undefined;
   const widgetBundle = () => (bundle ??= readFile(BUNDLE_PATH, 'utf8').catch(() => ((bundle = undefined), null)));
-  const app = createRelayApp({ config, billing, logger, widgetBundle });
+  const app = createRelayApp({
+    config,
+    billing,
+    logger,
+    metrics,
+    idempotencyStore: redis ? new RedisIdempotencyStore(redis) : new MemoryIdempotencyStore(),
+    limiters: {
+      ip: createLimiter('ip', config.rateLimitIp, redis),
+      agreement: createLimiter('agreement', config.rateLimitAgreement, redis),
+    },
+    socketAddress: (c) => getConnInfo(c).remote.address,
+    widgetBundle,
+  });
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
@@ -37,8 +57,16 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await billing.close();
+      await redis?.quit();
     },
   };
+}
+
+async function connectRedis(url: string, logger: Logger): Promise<RedisClientType> {
+  const client: RedisClientType = createClient({ url });
+  client.on('error', (error: Error) => logger.error({ err: error.message }, 'redis error'));
+  await client.connect();
+  return client;
 }
 
 async function main() {
@@ -54,8 +82,12 @@ async function main() {
   }
   const logger = createLogger(config.logLevel);
   const relay = await startRelay(config, logger);
-  logger.info({ url: relay.url, systems: Object.keys(config.epsUuids), origins: config.allowedOrigins }, 'relay listening');
-  const stop = () => void relay.close().then(() => process.exit(0));
+  logger.info({ url: relay.url, systems: Object.keys(config.epsUuids), origins: config.allowedOrigins, redis: Boolean(config.redisUrl) }, 'relay listening');
+  const stop = (signal: string) => {
+    logger.info({ signal }, 'shutting down: finishing requests in flight');
+    setTimeout(() => process.exit(1), config.billingTimeoutMs * 3).unref();
+    void relay.close().then(() => process.exit(0));
+  };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
 }

@@ -1,0 +1,76 @@
+/**
+ * `Idempotency-Key` on `POST /payments`, after the IETF draft and the payment APIs that do it well: the same key
+ * with the same request replays the first answer without calling the billing again; the same key with another
+ * request is a 422; a key still in flight is a 409. Runs after validation, so refused input is never stored.
+ */
+import type { MiddlewareHandler } from 'hono';
+import type { ValidPayment } from '../eps/request.js';
+import { RelayError } from './errors.js';
+import type { IdempotencyStore } from './idempotency-store.js';
+
+export interface IdempotencyOptions {
+  store: IdempotencyStore;
+  /** How long answers are kept. */
+  ttlMs: number;
+  /** How long a key stays locked while its request runs (longer than any billing call can take). */
+  lockMs: number;
+  onReplay?: () => void;
+}
+
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+export function idempotency({ store, ttlMs, lockMs, onReplay }: IdempotencyOptions): MiddlewareHandler<{ Variables: { payment: ValidPayment } }> {
+  return async (c, next) => {
+    const key = c.req.header('idempotency-key');
+    if (key === undefined) return next();
+    if (!KEY.test(key)) {
+      throw new RelayError(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1–255 visible ASCII characters.');
+    }
+    const fingerprint = await paymentFingerprint(c.get('payment'));
+    const claim = await store.claim(key, fingerprint, lockMs);
+    if (claim.kind !== 'claimed' && claim.fingerprint !== fingerprint) {
+      throw new RelayError(422, 'idempotency_key_reused', 'This Idempotency-Key was used for a different payment request.');
+    }
+    if (claim.kind === 'in_flight') {
+      c.header('Retry-After', '1');
+      throw new RelayError(409, 'idempotency_in_flight', 'A request with this Idempotency-Key is still being processed.');
+    }
+    if (claim.kind === 'done') {
+      onReplay?.();
+      return replay(claim.answer);
+    }
+
+    try {
+      await next();
+    } catch (error) {
+      await store.release(key);
+      throw error;
+    }
+    // A failure before the billing could have seen the request frees the key for a retry; any other answer is final.
+    if (c.error instanceof RelayError && !c.error.billingReached) {
+      await store.release(key);
+    } else {
+      await store.complete(key, fingerprint, { status: c.res.status, body: await c.res.clone().text() }, ttlMs);
+    }
+  };
+}
+
+function replay(answer: { status: number; body: string }) {
+  return new Response(answer.body, {
+    status: answer.status,
+    headers: { 'content-type': 'application/json', 'idempotent-replayed': 'true' },
+  });
+}
+
+/** SHA-256 of the validated request: the same payment gives the same fingerprint, however its JSON was written. */
+export async function paymentFingerprint(payment: ValidPayment): Promise<string> {
+  const canonical = JSON.stringify([
+    payment.system,
+    payment.amount,
+    payment.agreement_param_id,
+    payment.agreement_param_value,
+    Object.entries(payment.params).sort(([a], [b]) => (a < b ? -1 : 1)),
+  ]);
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(canonical));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
