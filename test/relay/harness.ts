@@ -20,6 +20,9 @@ export async function startStack(options: { sandbox?: SandboxOptions; env?: Reco
     ALLOWED_ORIGINS: SHOP,
     PORT: '0',
     BILLING_TIMEOUT_MS: '2000',
+    // Generous limits: the suites send many payments from one address for one agreement; rate-limit tests lower them.
+    RATE_LIMIT_IP: '100000/60',
+    RATE_LIMIT_AGREEMENT: '100000/60',
     ...options.env,
   });
   const logLines: string[] = [];

@@ -1,0 +1,75 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { epsCalls, paymentA, startStack, type Stack } from './harness.js';
+
+describe('relay: Idempotency-Key', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  after(() => stack.close());
+
+  it('the same key and request replays the first answer without calling the billing again', async () => {
+    const key = randomUUID();
+    const before = epsCalls(stack).length;
+    const first = await stack.post(paymentA(), { 'idempotency-key': key });
+    assert.equal(first.status, 201);
+    const firstBody = await first.text();
+    // The same payment written differently (other key order, amount as a number) is the same request.
+    const { eps_params, ...rest } = paymentA();
+    const again = await stack.post({ eps_params: [...eps_params].reverse(), ...rest, amount: 1500.5 }, { 'idempotency-key': key });
+    assert.equal(again.status, 201);
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    assert.equal(await again.text(), firstBody);
+    assert.equal(epsCalls(stack).length, before + 1);
+  });
+
+  it('the same key with another request is a 422 and nothing is paid', async () => {
+    const key = randomUUID();
+    assert.equal((await stack.post(paymentA(), { 'idempotency-key': key })).status, 201);
+    const before = epsCalls(stack).length;
+    const res = await stack.post({ ...paymentA(), amount: '1.00' }, { 'idempotency-key': key });
+    assert.equal(res.status, 422);
+    assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'idempotency_key_reused');
+    assert.equal(epsCalls(stack).length, before);
+  });
+
+  it('concurrent requests with one key create one payment; the others wait their turn with 409 or replay', async () => {
+    const key = randomUUID();
+    const before = epsCalls(stack).length;
+    stack.sandbox.faults.epsPayments = { delayMs: 150, times: 1 };
+    const answers = await Promise.all(Array.from({ length: 10 }, () => stack.post(paymentA(), { 'idempotency-key': key })));
+    const statuses = answers.map((r) => r.status).sort();
+    assert.equal(statuses.filter((s) => s === 201).length >= 1, true);
+    assert.ok(statuses.every((s) => s === 201 || s === 409), String(statuses));
+    for (const r of answers.filter((a) => a.status === 409)) assert.equal(r.headers.get('retry-after'), '1');
+    assert.equal(epsCalls(stack).length, before + 1);
+  });
+
+  it('a refused request is not stored: the key stays free for the corrected one', async () => {
+    const key = randomUUID();
+    const bad = await stack.post({ ...paymentA(), amount: '-1' }, { 'idempotency-key': key });
+    assert.equal(bad.status, 422);
+    const good = await stack.post(paymentA(), { 'idempotency-key': key });
+    assert.equal(good.status, 201);
+  });
+
+  it('a billing failure after sending is kept: the retry replays it and cannot pay twice', async () => {
+    const key = randomUUID();
+    stack.sandbox.faults.epsPayments = { status: 500, times: 1 };
+    const before = epsCalls(stack).length;
+    const first = await stack.post(paymentA(), { 'idempotency-key': key });
+    assert.equal(first.status, 502);
+    const retry = await stack.post(paymentA(), { 'idempotency-key': key });
+    assert.equal(retry.status, 502);
+    assert.equal(retry.headers.get('idempotent-replayed'), 'true');
+    assert.equal(epsCalls(stack).length, before + 1);
+  });
+
+  it('refuses a malformed key', async () => {
+    const res = await stack.post(paymentA(), { 'idempotency-key': 'x'.repeat(300) });
+    assert.equal(res.status, 400);
+    assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'invalid_idempotency_key');
+  });
+});
