@@ -55,7 +55,10 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
     url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
     config,
     async close() {
+      // Requests in flight finish; each keep-alive connection is closed as soon as it falls idle.
+      const sweep = setInterval(() => 'closeIdleConnections' in server && server.closeIdleConnections(), 50);
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      clearInterval(sweep);
       await billing.close();
       await redis?.quit();
     },
