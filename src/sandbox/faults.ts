@@ -1,0 +1,55 @@
+/**
+ * Fault injection for tests: `sandbox.faults.epsPayments = { status: 503, times: 1 }` makes the next payment request
+ * fail; `{ delayMs: 300 }` makes every one slow until the fault is cleared. The object is read on every request, so a
+ * test may set, change or delete a fault at any time.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+export interface Fault {
+  /** Answer this HTTP status with the error envelope instead of handling the request. */
+  status?: number;
+  /** Wait this long first (then answer `status`, or handle the request normally). */
+  delayMs?: number;
+  /** Apply to this many requests, then clear itself; absent: until the test clears it. */
+  times?: number;
+}
+
+/** The routes that can be made to fail; the same names count their requests in `sandbox.counts`. */
+export interface SandboxFaults {
+  auth?: Fault;
+  epsPayments?: Fault;
+}
+
+export type FaultRoute = keyof SandboxFaults;
+
+/** Applies `faults[route]`, if set, to the request. `signal` cuts a delay short when the sandbox closes. */
+export function injectFaults(faults: SandboxFaults, route: FaultRoute, signal: AbortSignal): MiddlewareHandler {
+  return async (_c, next) => {
+    const fault = faults[route];
+    if (fault?.times !== undefined) {
+      if (fault.times <= 1) delete faults[route];
+      if (fault.times <= 0) return next();
+      fault.times -= 1;
+    }
+    if (fault?.delayMs) await sleep(fault.delayMs, signal);
+    if (fault?.status !== undefined) {
+      throw new HTTPException(fault.status as ContentfulStatusCode, { message: `fault injected by the sandbox (status ${fault.status})` });
+    }
+    await next();
+  };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
