@@ -78,7 +78,8 @@ export function checkPayment(input: unknown, rules: PaymentRules): PaymentCheck 
     if (problem) fields.agreement_param_value = problem;
   }
 
-  const params: Record<string, unknown> = {};
+  // No prototype: a parameter named `__proto__` is a parameter (and refused), not a way to inherit fields.
+  const params: Record<string, unknown> = Object.create(null);
   for (const { name, value } of req.eps_params) {
     if (Object.hasOwn(params, name)) fields[`eps_params.${name}`] = 'duplicate_param';
     params[name] = typeof value === 'string' ? value.trim() : value;
@@ -99,7 +100,7 @@ export function checkPayment(input: unknown, rules: PaymentRules): PaymentCheck 
       amount: canonicalAmount(req.amount)!,
       agreement_param_id: kind as LookupKind,
       agreement_param_value: req.agreement_param_value.trim(),
-      params,
+      params: Object.fromEntries(Object.entries(params)),
     },
   };
 }

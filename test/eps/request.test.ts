@@ -53,6 +53,11 @@ describe('payment request model', () => {
     });
   });
 
+  it('a parameter named __proto__ is refused, not inherited', () => {
+    const r = check({ system: 'C', eps_params: [{ name: '__proto__', value: { return_url: 'https://evil.example/' } }] });
+    assert.deepEqual(r, { ok: false, fields: { 'eps_params.__proto__': 'unknown_param', 'eps_params.return_url': 'required' } });
+  });
+
   it('applies the merchant rules: offered systems, lookup kinds and maximum', () => {
     const r = checkPayment({ system: 'B', amount: '100000.01', agreement_param_id: 7, agreement_param_value: 'a@b.co', eps_params: [] }, { maxAmount: 10_000_000n, systems: ['A'], lookups: [5] });
     assert.deepEqual(r, { ok: false, fields: { system: 'system', amount: 'amount_max', agreement_param_id: 'lookup_kind' } });
