@@ -1,0 +1,193 @@
+/**
+ * Talking to the relay: `GET {relay}/config` and `POST {relay}/payments`. Every failure becomes a `PayError` of one
+ * small closed set of types, keeping its cause.
+ */
+import type { PaymentRequest } from '../eps/request.js';
+import { SYSTEM_IDS, type SystemId } from '../eps/systems.js';
+
+export type PayErrorType = 'validation' | 'network' | 'relay' | 'billing';
+
+export class PayError extends Error {
+  constructor(
+    readonly type: PayErrorType,
+    /** The relay's error code, or the widget's own: `network_error`, `timeout`, `bad_answer`, `unsafe_redirect`. */
+    readonly code: string,
+    message: string,
+    options: { fields?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'PayError';
+    this.fields = options.fields;
+  }
+
+  readonly fields?: Record<string, string>;
+}
+
+export interface RelaySystem {
+  id: SystemId;
+  canSave: boolean;
+  linkOnly: boolean;
+}
+
+/** The relay's `GET /config` answer. */
+export interface RelayConfig {
+  systems: RelaySystem[];
+  lookups: number[];
+  maxAmount: string;
+}
+
+/** How long one request may take before it counts as a network failure. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+/** A network failure of one attempt is retried this many times, with the same idempotency key. */
+export const NETWORK_RETRIES = 1;
+const RETRY_DELAY_MS = 400;
+
+/** `{relay}/{path}`, the relay being absolute or relative to the page. */
+export function relayUrl(relay: string, path: string): string {
+  const base = new URL(relay, document.baseURI);
+  if (!base.pathname.endsWith('/')) base.pathname += '/';
+  return new URL(path, base).href;
+}
+
+export async function fetchConfig(relay: string, signal: AbortSignal): Promise<RelayConfig> {
+  const answer = await request(relayUrl(relay, 'config'), { signal, headers: { Accept: 'application/json' } });
+  const body = await readJson(answer);
+  if (!answer.ok) throw relayError(answer.status, body);
+  const config = parseConfig(body);
+  if (!config) throw new PayError('relay', 'bad_answer', 'The relay answered /config with an unexpected shape.', { cause: body });
+  return config;
+}
+
+function parseConfig(body: unknown): RelayConfig | null {
+  if (!isRecord(body) || !Array.isArray(body.systems) || !Array.isArray(body.lookups)) return null;
+  if (typeof body.maxAmount !== 'string') return null;
+  const systems: RelaySystem[] = [];
+  for (const s of body.systems) {
+    if (isRecord(s) && (SYSTEM_IDS as readonly unknown[]).includes(s.id)) {
+      systems.push({ id: s.id as SystemId, canSave: s.canSave === true, linkOnly: s.linkOnly === true });
+    }
+  }
+  const lookups = body.lookups.filter((n): n is number => Number.isInteger(n));
+  return { systems, lookups, maxAmount: body.maxAmount };
+}
+
+/**
+ * Sends one attempt of a payment and answers the payment page's address. The same `idempotencyKey` is used for
+ * the retry of a network failure, so the relay never creates the payment twice.
+ */
+export async function postPayment(
+  relay: string,
+  body: PaymentRequest,
+  idempotencyKey: string,
+  signal: AbortSignal,
+): Promise<string> {
+  const init = {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey, Accept: 'application/json' },
+    body: JSON.stringify(body),
+    signal,
+  };
+  let answer: Response;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      answer = await request(relayUrl(relay, 'payments'), init);
+      break;
+    } catch (error) {
+      if (attempt >= NETWORK_RETRIES || !(error instanceof PayError) || error.code !== 'network_error') throw error;
+      await sleep(RETRY_DELAY_MS, signal);
+    }
+  }
+  const result = await readJson(answer);
+  if (!answer.ok) throw relayError(answer.status, result);
+  const url = isRecord(result) ? result.redirect_url : undefined;
+  if (typeof url !== 'string' || !url) {
+    throw new PayError('relay', 'bad_answer', 'The relay did not answer a payment page address.', { cause: result });
+  }
+  return url;
+}
+
+/** `fetch` with a time limit; a failure to get any answer is a `network` error, an abort is rethrown as it is. */
+async function request(url: string, init: RequestInit & { signal: AbortSignal }): Promise<Response> {
+  const outer = init.signal;
+  outer.throwIfAborted();
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(outer.reason);
+  outer.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => controller.abort(new PayError('network', 'timeout', 'The relay did not answer in time.')), REQUEST_TIMEOUT_MS);
+  try {
+    return await fetch(url, { ...init, signal: controller.signal });
+  } catch (error) {
+    if (outer.aborted) throw outer.reason;
+    if (controller.signal.aborted) throw controller.signal.reason;
+    throw new PayError('network', 'network_error', 'The relay could not be reached.', { cause: error });
+  } finally {
+    clearTimeout(timer);
+    outer.removeEventListener('abort', onAbort);
+  }
+}
+
+async function readJson(answer: Response): Promise<unknown> {
+  try {
+    return await answer.json();
+  } catch (error) {
+    if (answer.ok) throw new PayError('relay', 'bad_answer', 'The relay answer is not JSON.', { cause: error });
+    return undefined;
+  }
+}
+
+const BILLING_CODES = /^billing_/;
+
+function relayError(status: number, body: unknown): PayError {
+  const error = isRecord(body) && isRecord(body.error) ? body.error : {};
+  const code = typeof error.code === 'string' ? error.code : `http_${status}`;
+  const message = typeof error.message === 'string' ? error.message : `The relay answered ${status}.`;
+  const fields = isRecord(error.fields)
+    ? Object.fromEntries(Object.entries(error.fields).filter((e): e is [string, string] => typeof e[1] === 'string'))
+    : undefined;
+  const type: PayErrorType = code === 'validation_failed' ? 'validation' : BILLING_CODES.test(code) ? 'billing' : 'relay';
+  return new PayError(type, code, message, { fields, cause: { status, body } });
+}
+
+/** Waits `ms` unless the signal aborts first; leaves no timer behind either way. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      if (signal.aborted) reject(signal.reason);
+      else resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * Only a payment page on `https:` is opened, or `http:` on this machine (the sandbox); never `javascript:`, `data:`
+ * and the like, and never an address carrying credentials.
+ */
+export function isSafeRedirect(url: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (parsed.username || parsed.password) return false;
+  if (parsed.protocol === 'https:') return true;
+  return parsed.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname);
+}
+
+/** A fresh idempotency key: `crypto.randomUUID` where the page is a secure context, else a v4 UUID by hand. */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

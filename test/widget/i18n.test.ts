@@ -1,0 +1,48 @@
+import { expect } from '@open-wc/testing';
+import { LOOKUP_KEYS } from '../../src/eps/lookup.js';
+import { PROBLEM_TEXTS_EN } from '../../src/eps/messages.js';
+import { langOf, problemIn, TEXTS } from '../../src/widget/i18n.js';
+
+describe('texts', () => {
+  it('has every label, lookup kind and problem key in English and Russian', () => {
+    for (const lang of ['en', 'ru'] as const) {
+      const t = TEXTS[lang];
+      expect(Object.keys(t.labels).sort()).to.deep.equal(Object.keys(TEXTS.en.labels).sort());
+      expect(Object.keys(t.problems).sort()).to.deep.equal(Object.keys(PROBLEM_TEXTS_EN).sort());
+      expect(Object.keys(t.kinds).sort()).to.deep.equal([...new Set(Object.values(LOOKUP_KEYS))].sort());
+      for (const text of [...Object.values(t.labels), ...Object.values(t.kinds), ...Object.values(t.problems)]) {
+        expect(text.trim(), lang).to.not.equal('');
+      }
+    }
+  });
+
+  it('translates a problem key, or the English text the relay answers with', () => {
+    expect(problemIn('ru', 'amount_max')).to.equal('Сумма больше допустимой.');
+    expect(problemIn('ru', PROBLEM_TEXTS_EN.email)).to.equal(TEXTS.ru.problems.email);
+    expect(problemIn('en', 'email')).to.equal(PROBLEM_TEXTS_EN.email);
+    expect(problemIn('ru', 'Something else.')).to.equal('Something else.');
+  });
+
+  it('takes the language from the element, its ancestors through shadow roots, or the page', () => {
+    const outer = document.createElement('div');
+    outer.lang = 'ru-RU';
+    const host = document.createElement('div');
+    outer.append(host);
+    const inner = document.createElement('span');
+    host.attachShadow({ mode: 'open' }).append(inner);
+    document.body.append(outer);
+    try {
+      expect(langOf(inner)).to.equal('ru');
+      host.lang = 'en-GB';
+      expect(langOf(inner)).to.equal('en');
+      inner.lang = 'ru';
+      expect(langOf(inner)).to.equal('ru');
+      const loose = document.createElement('span');
+      document.body.append(loose);
+      expect(langOf(loose)).to.equal(document.documentElement.lang.startsWith('ru') ? 'ru' : 'en');
+      loose.remove();
+    } finally {
+      outer.remove();
+    }
+  });
+});

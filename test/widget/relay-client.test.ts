@@ -1,0 +1,36 @@
+import { expect } from '@open-wc/testing';
+import { isSafeRedirect, newIdempotencyKey, relayUrl } from '../../src/widget/relay-client.js';
+
+describe('relay client', () => {
+  it('opens only https, or http on this machine, and never an address with credentials', () => {
+    for (const url of ['https://pay.example/x', 'http://localhost:8788/p', 'http://127.0.0.1/p', 'http://[::1]:9/p']) {
+      expect(isSafeRedirect(url), url).to.be.true;
+    }
+    for (const url of [
+      'http://pay.example/x',
+      'http://localhost.evil.example/',
+      'http://127.0.0.2/',
+      'javascript:alert(1)',
+      'data:text/html,x',
+      'ftp://pay.example/',
+      'https://u:p@pay.example/',
+      '/relative',
+      '',
+    ]) {
+      expect(isSafeRedirect(url), url).to.be.false;
+    }
+  });
+
+  it('joins the relay base and a path', () => {
+    expect(relayUrl('http://relay.test', 'config')).to.equal('http://relay.test/config');
+    expect(relayUrl('http://relay.test/', 'payments')).to.equal('http://relay.test/payments');
+    expect(relayUrl('https://shop.example/pay/relay', 'config')).to.equal('https://shop.example/pay/relay/config');
+    expect(relayUrl('/relay', 'config')).to.equal(new URL('/relay/config', document.baseURI).href);
+  });
+
+  it('makes v4 UUID idempotency keys', () => {
+    const keys = new Set(Array.from({ length: 50 }, newIdempotencyKey));
+    expect(keys.size).to.equal(50);
+    for (const key of keys) expect(key).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+});
