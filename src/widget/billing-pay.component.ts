@@ -1,0 +1,614 @@
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { ifDefined } from 'lit/directives/if-defined.js';
+import { live } from 'lit/directives/live.js';
+import { canonicalAmount, toMinorUnits } from '../eps/amount.js';
+import { isLookupKind, LOOKUP_KEYS, type LookupKind } from '../eps/lookup.js';
+import { checkPayment } from '../eps/request.js';
+import { SYSTEMS, type SystemId } from '../eps/systems.js';
+import { formatAmount, parseAmountInput } from './amount-input.js';
+import styles from './billing-pay.styles.js';
+import { emit } from './emit.js';
+import { fill, langOf, problemIn, TEXTS, type Lang, type Texts } from './i18n.js';
+import {
+  fetchConfig,
+  isSafeRedirect,
+  newIdempotencyKey,
+  PayError,
+  postPayment,
+  type RelayConfig,
+  type RelaySystem,
+} from './relay-client.js';
+import { buildPaymentRequest, takes, TEXT_PARAMS, type FormValues } from './request.js';
+
+/** Where a submit is: an invalid form or a failed request ends in `error`; a cancelled one goes back to `idle`. */
+export type SubmitState = 'idle' | 'validating' | 'sending' | 'redirecting' | 'error';
+
+type ValueKey = 'amount' | 'lookupValue' | 'email' | 'phone' | 'name' | 'comment';
+
+/** What the form offers right now, derived from the attributes and the relay's `/config`. */
+interface View {
+  lang: Lang;
+  t: Texts;
+  systems: RelaySystem[];
+  system: RelaySystem | undefined;
+  kinds: LookupKind[];
+  kind: LookupKind;
+  canSave: boolean;
+  linkOnly: boolean;
+}
+
+const NO_VALUES: Record<ValueKey, string> = { amount: '', lookupValue: '', email: '', phone: '', name: '', comment: '' };
+
+/**
+ * A payment form for a merchant's page: the client picks a payment system, enters an amount and how to find their
+ * agreement, may save the payment method (which connects autopayments), and is sent to the payment system's own page.
+ * It talks only to the merchant's relay and never shows or touches card data.
+ *
+ * @summary Pay into a billing agreement through payment system A, B or C, optionally connecting autopayments.
+ *
+ * @fires billing-pay-ready - `/config` is loaded and the form is shown. Detail: `{systems, lookups, maxAmount}`.
+ * @fires billing-pay-submit - A valid payment is about to be sent to the relay. Detail: the request body.
+ * @fires billing-pay-redirect - The relay answered the payment page. Detail: `{url}`. Cancelable: when cancelled, the
+ *   widget does not navigate.
+ * @fires billing-pay-error - The form is invalid, the relay refused, or it could not be reached. Detail:
+ *   `{code, message, fields?}`.
+ *
+ * @csspart form - The form.
+ * @csspart systems - The fieldset of the payment system radios.
+ * @csspart legend - The legend of the payment system group.
+ * @csspart radio - Each payment system radio.
+ * @csspart field - Each labelled field (label, control and error).
+ * @csspart label - Each field's label.
+ * @csspart input - Each text field.
+ * @csspart select - The lookup kind chooser.
+ * @csspart checkbox - Each checkbox.
+ * @csspart hint - A hint under a field.
+ * @csspart preset - The preset agreement the payment goes to.
+ * @csspart error - An error next to its field.
+ * @csspart status - The live region: progress and errors of the whole form.
+ * @csspart button - The Pay button.
+ * @csspart note - The note under the button.
+ *
+ * @cssprop [--billing-pay-font-family=the page's font] - Font family.
+ * @cssprop [--billing-pay-font-size=1em] - Base font size.
+ * @cssprop [--billing-pay-color-text=#1b1f27] - Text colour (dark scheme: #e7e9ee).
+ * @cssprop [--billing-pay-color-muted=#535b69] - Hints and notes (dark: #aab1bd).
+ * @cssprop [--billing-pay-color-background=#ffffff] - Background of the form (dark: #181b21).
+ * @cssprop [--billing-pay-color-field=#ffffff] - Background of the fields (dark: #20242c).
+ * @cssprop [--billing-pay-color-border=#767f8e] - Field borders (dark: #8a93a3).
+ * @cssprop [--billing-pay-color-accent=#1d5bc7] - Button and selected controls (dark: #8db4ff).
+ * @cssprop [--billing-pay-color-accent-text=#ffffff] - Text on the accent colour (dark: #0b1020).
+ * @cssprop [--billing-pay-color-error=#b3261e] - Errors (dark: #ffb4ab).
+ * @cssprop [--billing-pay-color-focus=#1d5bc7] - The focus ring (dark: #8db4ff).
+ * @cssprop [--billing-pay-radius=0.5rem] - Corner radius.
+ * @cssprop [--billing-pay-spacing=1rem] - Space between fields and around the form.
+ * @cssprop [--billing-pay-max-width=28rem] - The widest the element grows.
+ *
+ * @attr lang - `ru` or `en` (the standard attribute); when absent, the closest ancestor's or the page's language.
+ */
+export class BillingPay extends LitElement {
+  static override styles = styles;
+
+  /** Aborts the `/config` request and the payment in flight (when the element is removed, for one). */
+  private configAbort?: AbortController;
+  private payAbort?: AbortController;
+  /** The language the amount text was last shown in. */
+  private shownLang?: Lang;
+
+  /** The relay's `/config`, once loaded. */
+  @state() private config: RelayConfig | null = null;
+  @state() private configState: 'loading' | 'ready' | 'failed' = 'loading';
+  /** Where the current submit is. */
+  @state() private submitState: SubmitState = 'idle';
+  /** The last failure (with its cause), shown in the status region. */
+  @state() private failure: PayError | null = null;
+  /** Field path (`amount`, `eps_params.email`, …) → problem key, or a text from the relay. */
+  @state() private problems: Record<string, string> = {};
+  @state() private chosenSystem: SystemId | null = null;
+  @state() private chosenKind: number | null = null;
+  @state() private values: Record<ValueKey, string> = { ...NO_VALUES };
+  @state() private save = false;
+  @state() private linkOnly = false;
+
+  /** Base URL of the relay: the widget reads `{relay}/config` and posts to `{relay}/payments`. */
+  @property() relay = '';
+
+  /** Which of the systems `A B C` to offer, in this order (space-separated); default: all the relay offers. */
+  @property() systems = '';
+
+  /** A preset amount (`1500.50`). */
+  @property() amount = '';
+
+  /** With a preset `amount`, the client cannot change it. */
+  @property({ type: Boolean, attribute: 'amount-fixed' }) amountFixed = false;
+
+  /** The kinds of value (`agreement_param_id`) by which the client may find the agreement, e.g. `"5 7"`. */
+  @property() lookup = '5';
+
+  /** A preset lookup value (of the first `lookup` kind): the client does not type it. */
+  @property() agreement = '';
+
+  /** Where the client comes back after paying; default: the current page. */
+  @property({ attribute: 'return-url' }) returnUrl = '';
+
+  /** A preset e-mail for the receipt. */
+  @property() email = '';
+
+  /** A preset phone number for the receipt. */
+  @property() phone = '';
+
+  /** The merchant's name for system A; default "System A". */
+  @property({ attribute: 'label-a' }) labelA = '';
+
+  /** The merchant's name for system B; default "System B". */
+  @property({ attribute: 'label-b' }) labelB = '';
+
+  /** The merchant's name for system C; default "System C". */
+  @property({ attribute: 'label-c' }) labelC = '';
+
+  /** A currency name for the Amount label only (the billing names none, so none is assumed). */
+  @property() currency = '';
+
+  /** Offer "Only link the card (no charge)" with a saved method, where the system can (A). */
+  @property({ type: Boolean, attribute: 'allow-link-only' }) allowLinkOnly = false;
+
+  static override get observedAttributes(): string[] {
+    return [...super.observedAttributes, 'lang'];
+  }
+
+  override attributeChangedCallback(name: string, old: string | null, value: string | null): void {
+    super.attributeChangedCallback(name, old, value);
+    if (name === 'lang' && old !== value) this.requestUpdate();
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (this.hasUpdated && this.configState !== 'ready') void this.loadConfig();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.configAbort?.abort();
+    this.payAbort?.abort();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    const lang = langOf(this);
+    if (changed.has('amount')) {
+      const canonical = canonicalAmount(this.amount);
+      this.values = { ...this.values, amount: canonical ? formatAmount(canonical, lang) : this.amount };
+    } else if (this.shownLang && lang !== this.shownLang) {
+      // Keep a readable amount readable when the language (and so the decimal mark) changes.
+      const parsed = parseAmountInput(this.values.amount, this.shownLang);
+      if (parsed.ok) this.values = { ...this.values, amount: formatAmount(parsed.amount, lang) };
+    }
+    this.shownLang = lang;
+    if (changed.has('email')) this.values = { ...this.values, email: this.email };
+    if (changed.has('phone')) this.values = { ...this.values, phone: this.phone };
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    if (changed.has('relay')) void this.loadConfig();
+  }
+
+  private async loadConfig(): Promise<void> {
+    this.configAbort?.abort();
+    const controller = (this.configAbort = new AbortController());
+    this.config = null;
+    if (!this.relay) {
+      this.configState = 'failed';
+      return;
+    }
+    this.configState = 'loading';
+    try {
+      const config = await fetchConfig(this.relay, controller.signal);
+      this.config = config;
+      this.configState = 'ready';
+      await this.updateComplete;
+      const { systems, kinds } = this.view();
+      emit(this, 'billing-pay-ready', { systems: systems.map((s) => s.id), lookups: kinds, maxAmount: config.maxAmount });
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      this.configState = 'failed';
+      this.report(toPayError(error), 'error_config');
+    }
+  }
+
+  private onSystem = (e: Event) => {
+    this.chosenSystem = (e.target as HTMLInputElement).value as SystemId;
+  };
+
+  private onKind = (e: Event) => {
+    this.chosenKind = Number((e.target as HTMLSelectElement).value);
+    this.clearProblem('agreement_param_id', 'agreement_param_value');
+  };
+
+  private onInput = (e: Event) => {
+    const input = e.target as HTMLInputElement;
+    const key = input.name as ValueKey;
+    this.values = { ...this.values, [key]: input.value };
+    this.clearProblem(PATH_OF[key]);
+  };
+
+  private onSave = (e: Event) => {
+    this.save = (e.target as HTMLInputElement).checked;
+  };
+
+  private onLinkOnly = (e: Event) => {
+    this.linkOnly = (e.target as HTMLInputElement).checked;
+  };
+
+  private onSubmit = (e: Event) => {
+    e.preventDefault();
+    void this.pay();
+  };
+
+  private clearProblem(...paths: string[]): void {
+    if (!paths.some((p) => p in this.problems)) return;
+    const problems = { ...this.problems };
+    for (const p of paths) delete problems[p];
+    this.problems = problems;
+  }
+
+  /** What the attributes and `/config` offer, with the client's current choices. */
+  private view(): View {
+    const lang = langOf(this);
+    const offered = this.config?.systems ?? [];
+    const wanted = this.systems.toUpperCase().split(/[\s,]+/).filter(Boolean);
+    const systems = wanted.length
+      ? [...new Set(wanted)].flatMap((id) => offered.filter((s) => s.id === id))
+      : offered;
+    const system = systems.find((s) => s.id === this.chosenSystem) ?? systems[0];
+    const listed = this.lookup.split(/[\s,]+/).filter(Boolean).map(Number).filter(isLookupKind);
+    const kinds = listed.length ? [...new Set(listed)] : ([5] as LookupKind[]);
+    const kind = this.agreement ? kinds[0]! : (kinds.find((k) => k === this.chosenKind) ?? kinds[0]!);
+    const spec = system && SYSTEMS[system.id];
+    const canSave = Boolean(system?.canSave && spec?.autopay);
+    return {
+      lang,
+      t: TEXTS[lang],
+      systems,
+      system,
+      kinds,
+      kind,
+      canSave,
+      linkOnly: canSave && this.allowLinkOnly && Boolean(system?.linkOnly && spec?.linkOnly),
+    };
+  }
+
+  /** One press of Pay: validate, send with a fresh idempotency key, then hand over to the payment page. */
+  private async pay(): Promise<void> {
+    if (this.busy || !this.config) return;
+    this.submitState = 'validating';
+    const v = this.view();
+    if (!v.system) {
+      this.submitState = 'idle';
+      return;
+    }
+    const amount = parseAmountInput(this.values.amount, v.lang);
+    const body = buildPaymentRequest(this.formValues(v, amount.ok ? amount.amount : this.values.amount), v);
+    const checked = checkPayment(body, {
+      maxAmount: toMinorUnits(this.config.maxAmount) ?? BigInt(Number.MAX_SAFE_INTEGER),
+      systems: v.systems.map((s) => s.id),
+      lookups: this.config.lookups,
+    });
+    const problems = checked.ok ? {} : { ...checked.fields };
+    if (!amount.ok) problems.amount = amount.problem;
+    if (Object.keys(problems).length) {
+      this.problems = problems;
+      this.report(new PayError('validation', 'validation_failed', 'The form is not valid.', { fields: problems }));
+      return;
+    }
+
+    this.problems = {};
+    this.failure = null;
+    emit(this, 'billing-pay-submit', body);
+    this.submitState = 'sending';
+    const controller = (this.payAbort = new AbortController());
+    try {
+      const url = await postPayment(this.relay, body, newIdempotencyKey(), controller.signal);
+      if (!isSafeRedirect(url)) {
+        throw new PayError('relay', 'unsafe_redirect', 'The payment page address is not https.', { cause: url });
+      }
+      this.submitState = 'redirecting';
+      if (emit(this, 'billing-pay-redirect', { url }, { cancelable: true })) this.navigate(url);
+      else this.submitState = 'idle';
+    } catch (error) {
+      if (controller.signal.aborted) {
+        this.submitState = 'idle';
+        return;
+      }
+      const failure = toPayError(error);
+      if (failure.fields) this.problems = { ...failure.fields };
+      this.report(failure);
+    } finally {
+      if (this.payAbort === controller) this.payAbort = undefined;
+    }
+  }
+
+  private formValues(v: View, amount: string): FormValues {
+    return {
+      ...this.values,
+      system: v.system!.id,
+      amount,
+      lookupKind: v.kind,
+      lookupValue: this.agreement || this.values.lookupValue,
+      save: this.save,
+      linkOnly: this.linkOnly,
+      returnUrl: this.returnUrl || window.location.href,
+    };
+  }
+
+  /** Shows a failure, tells the page (`billing-pay-error`) and moves the focus where the person can act on it. */
+  private report(failure: PayError, label?: 'error_config'): void {
+    const { lang, t } = this.view();
+    this.failure = failure;
+    if (!label) this.submitState = 'error';
+    const message = t.labels[label ?? messageKey(failure)];
+    const fields = failure.fields
+      ? Object.fromEntries(Object.entries(failure.fields).map(([path, p]) => [path, problemIn(lang, p)]))
+      : undefined;
+    emit(this, 'billing-pay-error', { code: failure.code, message, ...(fields && { fields }) });
+    if (label) return;
+    void this.updateComplete.then(() => {
+      const root = this.renderRoot as ShadowRoot;
+      const target =
+        root.querySelector<HTMLElement>('[aria-invalid="true"]') ?? (root.activeElement ? null : root.querySelector('button'));
+      target?.focus();
+    });
+  }
+
+  /** Sends the top page to the payment system (or this frame, when the top page is out of reach). */
+  protected navigate(url: string): void {
+    try {
+      (window.top ?? window).location.assign(url);
+    } catch {
+      window.location.assign(url);
+    }
+  }
+
+  private get busy(): boolean {
+    return this.submitState === 'validating' || this.submitState === 'sending' || this.submitState === 'redirecting';
+  }
+
+  private textField(
+    v: View,
+    o: { name: ValueKey; label: string; optional?: boolean; type?: string; inputmode?: string; autocomplete?: string; readonly?: boolean },
+    used: Set<string>,
+  ): TemplateResult {
+    const path = PATH_OF[o.name];
+    used.add(path);
+    const problem = this.problems[path];
+    const id = `f-${o.name}`;
+    return html`<div class="field" part="field">
+      <label for=${id} part="label"
+        >${o.label}${o.optional ? html` <span class="optional">(${v.t.labels.optional})</span>` : nothing}</label
+      >
+      <input
+        id=${id}
+        name=${o.name}
+        part="input"
+        type=${o.type ?? 'text'}
+        inputmode=${ifDefined(o.inputmode)}
+        autocomplete=${o.autocomplete ?? 'off'}
+        maxlength="500"
+        ?readonly=${o.readonly}
+        ?required=${!o.optional}
+        aria-invalid=${problem ? 'true' : 'false'}
+        aria-describedby=${ifDefined(problem ? `${id}-error` : undefined)}
+        .value=${live(this.values[o.name])}
+        @input=${this.onInput}
+      />
+      ${this.error(v, `${id}-error`, problem)}
+    </div>`;
+  }
+
+  private error(v: View, id: string, problem: string | undefined): TemplateResult | typeof nothing {
+    return problem ? html`<p id=${id} class="error" part="error">${problemIn(v.lang, problem)}</p>` : nothing;
+  }
+
+  private renderSystems(v: View, used: Set<string>): TemplateResult {
+    used.add('system');
+    const problem = this.problems.system;
+    const labels: Record<SystemId, string> = { A: this.labelA, B: this.labelB, C: this.labelC };
+    return html`<fieldset part="systems" aria-describedby=${ifDefined(problem ? 'system-error' : undefined)}>
+      <legend part="legend">${v.t.labels.system}</legend>
+      <div class="options">
+        ${v.systems.map(
+          (s) => html`<span class="check">
+            <input
+              type="radio"
+              part="radio"
+              name="system"
+              id="system-${s.id}"
+              value=${s.id}
+              aria-invalid=${problem ? 'true' : 'false'}
+              .checked=${live(s.id === v.system?.id)}
+              @change=${this.onSystem}
+            />
+            <label for="system-${s.id}">${labels[s.id] || fill(v.t.labels.system_name, { id: s.id })}</label>
+          </span>`,
+        )}
+      </div>
+      ${this.error(v, 'system-error', problem)}
+    </fieldset>`;
+  }
+
+  private renderLookup(v: View, used: Set<string>): TemplateResult {
+    const kindName = v.t.kinds[LOOKUP_KEYS[v.kind]];
+    if (this.agreement) {
+      return html`<p class="preset" part="preset"><span class="label">${kindName}:</span> ${this.agreement}</p>`;
+    }
+    const kindProblem = this.problems.agreement_param_id;
+    let chooser: TemplateResult | typeof nothing = nothing;
+    if (v.kinds.length > 1) {
+      used.add('agreement_param_id');
+      chooser = html`<div class="field" part="field">
+        <label for="f-kind" part="label">${v.t.labels.lookup_kind}</label>
+        <select
+          id="f-kind"
+          part="select"
+          aria-invalid=${kindProblem ? 'true' : 'false'}
+          aria-describedby=${ifDefined(kindProblem ? 'f-kind-error' : undefined)}
+          @change=${this.onKind}
+        >
+          ${v.kinds.map((k) => html`<option value=${k} ?selected=${k === v.kind}>${v.t.kinds[LOOKUP_KEYS[k]]}</option>`)}
+        </select>
+        ${this.error(v, 'f-kind-error', kindProblem)}
+      </div>`;
+    }
+    const numeric = [10, 11, 14, 15].includes(v.kind);
+    return html`${chooser}${this.textField(
+      v,
+      {
+        name: 'lookupValue',
+        label: kindName,
+        type: v.kind === 7 ? 'email' : 'text',
+        inputmode: numeric ? 'numeric' : undefined,
+        autocomplete: AUTOCOMPLETE[v.kind],
+      },
+      used,
+    )}`;
+  }
+
+  private renderSave(v: View, used: Set<string>): TemplateResult | typeof nothing {
+    if (!v.system || !v.canSave) return nothing;
+    const flags = [...Object.keys(SYSTEMS[v.system.id].autopay ?? {}), ...Object.keys(SYSTEMS[v.system.id].linkOnly ?? {})];
+    const path = flags.map((f) => `eps_params.${f}`).find((p) => this.problems[p]);
+    for (const f of flags) used.add(`eps_params.${f}`);
+    return html`<div class="field" part="field">
+      <div class="check">
+        <input
+          type="checkbox"
+          part="checkbox"
+          id="f-save"
+          aria-invalid=${path ? 'true' : 'false'}
+          aria-describedby=${ifDefined(path ? 'f-save-error' : undefined)}
+          .checked=${live(this.save)}
+          @change=${this.onSave}
+        />
+        <label for="f-save">${v.t.labels.save}</label>
+      </div>
+      ${this.save
+        ? html`<div class="check">
+              <input type="checkbox" part="checkbox" id="f-autopay" checked disabled aria-describedby="f-autopay-hint" />
+              <label for="f-autopay">${v.t.labels.autopay}</label>
+            </div>
+            <p id="f-autopay-hint" class="hint" part="hint">${v.t.labels.autopay_hint}</p>
+            ${v.linkOnly
+              ? html`<div class="check">
+                    <input
+                      type="checkbox"
+                      part="checkbox"
+                      id="f-link-only"
+                      aria-describedby="f-link-only-hint"
+                      .checked=${live(this.linkOnly)}
+                      @change=${this.onLinkOnly}
+                    />
+                    <label for="f-link-only">${v.t.labels.link_only}</label>
+                  </div>
+                  <p id="f-link-only-hint" class="hint" part="hint">${v.t.labels.link_only_hint}</p>`
+              : nothing}`
+        : nothing}
+      ${this.error(v, 'f-save-error', path && this.problems[path])}
+    </div>`;
+  }
+
+  /** The text of the live region: progress, or what went wrong (with the problems no field shows). */
+  private statusText(v: View, used: Set<string>): string {
+    const { labels } = v.t;
+    if (this.configState === 'loading') return labels.loading;
+    if (this.configState === 'failed') return labels.error_config;
+    if (!v.systems.length) return labels.no_systems;
+    if (this.submitState === 'sending') return labels.sending;
+    if (this.submitState === 'redirecting') return labels.redirecting;
+    if (this.submitState !== 'error' || !this.failure) return '';
+    const unshown = Object.entries(this.problems)
+      .filter(([path]) => !used.has(path))
+      .map(([path, p]) => `${fieldLabel(v, path, this.agreement)}: ${problemIn(v.lang, p)}`);
+    return [labels[messageKey(this.failure)], ...unshown].join(' ');
+  }
+
+  override render(): TemplateResult {
+    const v = this.view();
+    const { labels } = v.t;
+    const used = new Set<string>();
+    const ready = this.configState === 'ready' && v.system;
+    const linking = v.linkOnly && this.save && this.linkOnly;
+    const content = ready
+      ? html`${this.renderSystems(v, used)}
+        ${this.textField(
+          v,
+          {
+            name: 'amount',
+            label: this.currency ? fill(labels.amount_currency, { currency: this.currency }) : labels.amount,
+            inputmode: 'decimal',
+            autocomplete: 'transaction-amount',
+            readonly: this.amountFixed && Boolean(this.amount),
+          },
+          used,
+        )}
+        ${this.renderLookup(v, used)}
+        ${TEXT_PARAMS.filter((name) => takes(v.system!.id, name)).map((name) =>
+          this.textField(
+            v,
+            {
+              name,
+              label: labels[name],
+              optional: true,
+              type: name === 'email' ? 'email' : name === 'phone' ? 'tel' : 'text',
+              autocomplete: name === 'comment' ? 'off' : name === 'email' ? 'email' : name === 'phone' ? 'tel' : 'name',
+            },
+            used,
+          ),
+        )}
+        ${this.renderSave(v, used)}`
+      : nothing;
+    const status = this.statusText(v, used);
+    const failed = this.submitState === 'error' || this.configState === 'failed';
+    return html`<form part="form" novalidate aria-label=${labels.form} @submit=${this.onSubmit}>
+      ${content}
+      <p class="status ${failed ? 'error' : ''}" part="status" role="status">${status}</p>
+      ${ready
+        ? html`<button part="button" type="submit" ?disabled=${this.busy}>${linking ? labels.link : labels.pay}</button>
+            <p class="note" part="note">${labels.card_note}</p>`
+        : nothing}
+    </form>`;
+  }
+}
+
+/** Which request path each text field fills. */
+const PATH_OF: Record<ValueKey, string> = {
+  amount: 'amount',
+  lookupValue: 'agreement_param_value',
+  email: 'eps_params.email',
+  phone: 'eps_params.phone',
+  name: 'eps_params.name',
+  comment: 'eps_params.comment',
+};
+
+const AUTOCOMPLETE: Partial<Record<LookupKind, string>> = { 1: 'username', 4: 'name', 7: 'email' };
+
+function toPayError(error: unknown): PayError {
+  return error instanceof PayError ? error : new PayError('relay', 'internal_error', String(error), { cause: error });
+}
+
+function messageKey(failure: PayError) {
+  if (failure.type === 'validation') return 'invalid' as const;
+  if (failure.type === 'billing') return 'error_billing' as const;
+  if (failure.code === 'timeout') return 'error_timeout' as const;
+  if (failure.type === 'network') return 'error_network' as const;
+  if (failure.code === 'origin_not_allowed') return 'error_origin' as const;
+  if (failure.code === 'unsafe_redirect') return 'error_redirect' as const;
+  return 'error_relay' as const;
+}
+
+/** The name of a field that has no control of its own in the form (a return address, a preset agreement…). */
+function fieldLabel(v: View, path: string, agreement: string): string {
+  if (path === 'agreement_param_value' && agreement) return v.t.kinds[LOOKUP_KEYS[v.kind]];
+  if (path === 'agreement_param_id') return v.t.labels.lookup_kind;
+  if (path === 'system') return v.t.labels.system;
+  if (/url/.test(path)) return v.t.labels.return_url;
+  return path;
+}

@@ -1,0 +1,182 @@
+/**
+ * Helpers for the widget's browser tests: a `fetch` stub that plays the relay, and ways to use the rendered form
+ * as a person would (find a control by its label, type, click).
+ */
+import { fixture } from '@open-wc/testing';
+import sinon from 'sinon';
+import type { TemplateResult } from 'lit';
+import type { BillingPay } from '../../src/widget/billing-pay.js';
+
+/** What the relay's `GET /config` answers when all three systems are configured. */
+export const CONFIG = {
+  systems: [
+    { id: 'A', canSave: true, linkOnly: true },
+    { id: 'B', canSave: true, linkOnly: false },
+    { id: 'C', canSave: false, linkOnly: false },
+  ],
+  lookups: [1, 4, 5, 6, 7, 8, 10, 11, 14, 15],
+  maxAmount: '100000.00',
+};
+
+export const PAYMENT_PAGE = 'https://pay.example/checkout/42';
+
+/** One request the widget sent through `fetch`. */
+export interface SentRequest {
+  url: string;
+  method: string;
+  headers: Headers;
+  body: unknown;
+  signal: AbortSignal | undefined;
+}
+
+export interface RelayStub {
+  /** Every request, in order. */
+  requests: SentRequest[];
+  /** The `POST …/payments` requests. */
+  payments(): SentRequest[];
+  stub: sinon.SinonStub;
+  restore(): void;
+}
+
+export interface RelayStubOptions {
+  /** The `/config` answer (a body, or a Response for a failure). */
+  config?: unknown;
+  /** How the relay answers a payment; default 201 with `PAYMENT_PAGE`. */
+  payment?: (request: SentRequest) => Response | Promise<Response>;
+}
+
+export function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+export const created = (url = PAYMENT_PAGE) => json({ redirect_url: url, payment: { id: 42 } }, 201);
+
+/** A payment that never answers until its request is aborted (then rejects the way `fetch` does). */
+export const hanging = (request: SentRequest) =>
+  new Promise<Response>((_, reject) => {
+    request.signal?.addEventListener('abort', () => reject(new DOMException('The operation was aborted.', 'AbortError')));
+  });
+
+/** Replaces `window.fetch` with a relay: `/config` and `/payments`. Restore it in `afterEach`. */
+export function stubRelay(options: RelayStubOptions = {}): RelayStub {
+  const requests: SentRequest[] = [];
+  const stub = sinon.stub(window, 'fetch').callsFake(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = String(input instanceof Request ? input.url : input);
+    const request: SentRequest = {
+      url,
+      method: init.method ?? 'GET',
+      headers: new Headers(init.headers),
+      body: typeof init.body === 'string' ? JSON.parse(init.body) : init.body,
+      signal: init.signal ?? undefined,
+    };
+    requests.push(request);
+    init.signal?.throwIfAborted();
+    if (url.endsWith('/config')) {
+      const config = options.config ?? CONFIG;
+      return config instanceof Response ? config : json(config);
+    }
+    if (url.endsWith('/payments') && request.method === 'POST') return options.payment ? options.payment(request) : created();
+    return json({ error: { code: 'not_found', message: 'There is nothing at this address.' } }, 404);
+  });
+  return {
+    requests,
+    payments: () => requests.filter((r) => r.url.endsWith('/payments')),
+    stub,
+    restore: () => stub.restore(),
+  };
+}
+
+/** Renders the element and waits until it has loaded `/config` (`billing-pay-ready`). */
+export async function mount(template: TemplateResult): Promise<BillingPay> {
+  const ready = new Promise((resolve) => document.addEventListener('billing-pay-ready', resolve, { once: true }));
+  const el = await fixture<BillingPay>(template);
+  await ready;
+  await el.updateComplete;
+  return el;
+}
+
+const norm = (text: string | null | undefined) => (text ?? '').replace(/\s+/g, ' ').trim();
+
+/** The control labelled `text` (the label's words, without "(optional)"), or `null`. */
+export function control<T extends HTMLElement = HTMLInputElement>(el: BillingPay, text: string): T | null {
+  const root = el.shadowRoot!;
+  for (const label of root.querySelectorAll('label')) {
+    const words = labelWords(label);
+    if (words === text && label.htmlFor) return root.getElementById(label.htmlFor) as T | null;
+  }
+  return null;
+}
+
+/** Like `control`, but fails the test when there is none. */
+export function field<T extends HTMLElement = HTMLInputElement>(el: BillingPay, text: string): T {
+  const found = control<T>(el, text);
+  if (!found) throw new Error(`No control labelled "${text}"; labels: ${labels(el).join(' | ')}`);
+  return found;
+}
+
+/** A label's own words, without its "(optional)" marker. */
+function labelWords(label: HTMLLabelElement): string {
+  const copy = label.cloneNode(true) as HTMLLabelElement;
+  copy.querySelector('.optional')?.remove();
+  return norm(copy.textContent);
+}
+
+/** The texts of every label, in order. */
+export function labels(el: BillingPay): string[] {
+  return [...el.shadowRoot!.querySelectorAll('label')].map((l) => norm(l.textContent));
+}
+
+/** Types into the labelled field as a person would: focus, value, `input` event. */
+export async function type(el: BillingPay, label: string, text: string): Promise<void> {
+  const input = field(el, label);
+  input.focus();
+  input.value = text;
+  input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: text }));
+  await el.updateComplete;
+}
+
+/** Clicks the labelled radio, checkbox or button. */
+export async function click(el: BillingPay, label: string): Promise<void> {
+  field(el, label).click();
+  await el.updateComplete;
+}
+
+/** Picks an option of the labelled select by its text. */
+export async function select(el: BillingPay, label: string, optionText: string): Promise<void> {
+  const chooser = field<HTMLSelectElement>(el, label);
+  const option = [...chooser.options].find((o) => norm(o.textContent) === optionText);
+  if (!option) throw new Error(`No option "${optionText}"`);
+  chooser.value = option.value;
+  chooser.dispatchEvent(new Event('change', { bubbles: true }));
+  await el.updateComplete;
+}
+
+export function payButton(el: BillingPay): HTMLButtonElement {
+  return el.shadowRoot!.querySelector('button[type="submit"]')!;
+}
+
+/** Presses Pay. */
+export async function pay(el: BillingPay): Promise<void> {
+  payButton(el).click();
+  await el.updateComplete;
+}
+
+/** The text that describes the labelled control (its error), through `aria-describedby`. */
+export function errorOf(el: BillingPay, label: string): string {
+  const ids = field(el, label).getAttribute('aria-describedby')?.split(/\s+/) ?? [];
+  return norm(ids.map((id) => el.shadowRoot!.getElementById(id)?.textContent).join(' '));
+}
+
+/** The live region's text. */
+export function status(el: BillingPay): string {
+  return norm(el.shadowRoot!.querySelector('[role="status"]')?.textContent);
+}
+
+/** `{name: value}` of a request's `eps_params`. */
+export function paramsOf(body: unknown): Record<string, unknown> {
+  const items = (body as { eps_params: { name: string; value: unknown }[] }).eps_params;
+  return Object.fromEntries(items.map((p) => [p.name, p.value]));
+}
+
+/** Lets pending promise callbacks and timers of zero delay run. */
+export const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
