@@ -12,6 +12,10 @@ export interface Fault {
   status?: number;
   /** Wait this long first (then answer `status`, or handle the request normally). */
   delayMs?: number;
+  /** Close the connection without answering (after `delayMs`), as a billing that crashes mid-request. */
+  drop?: boolean;
+  /** Answer 200 with this text instead of JSON, as a billing behind a misconfigured proxy. */
+  garbage?: string;
   /** Apply to this many requests, then clear itself; absent: until the test clears it. */
   times?: number;
 }
@@ -26,7 +30,7 @@ export type FaultRoute = keyof SandboxFaults;
 
 /** Applies `faults[route]`, if set, to the request. `signal` cuts a delay short when the sandbox closes. */
 export function injectFaults(faults: SandboxFaults, route: FaultRoute, signal: AbortSignal): MiddlewareHandler {
-  return async (_c, next) => {
+  return async (c, next) => {
     const fault = faults[route];
     if (fault?.times !== undefined) {
       if (fault.times <= 1) delete faults[route];
@@ -34,6 +38,11 @@ export function injectFaults(faults: SandboxFaults, route: FaultRoute, signal: A
       fault.times -= 1;
     }
     if (fault?.delayMs) await sleep(fault.delayMs, signal);
+    if (fault?.drop) {
+      (c.env as { incoming?: { socket: { destroy(): void } } } | undefined)?.incoming?.socket.destroy();
+      return new Response(null, { status: 500 });
+    }
+    if (fault?.garbage !== undefined) return c.body(fault.garbage, 200, { 'content-type': 'text/html' });
     if (fault?.status !== undefined) {
       throw new HTTPException(fault.status as ContentfulStatusCode, { message: `fault injected by the sandbox (status ${fault.status})` });
     }

@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { epsCalls, paymentA, startStack, type Stack } from './harness.js';
 
@@ -58,6 +59,40 @@ describe('relay → sandbox: billing failures', () => {
     assert.equal(res.status, 504);
     assert.equal((await errorOf(res)).code, 'billing_timeout');
     assert.ok(Date.now() - started < 1200, 'answered at the timeout, not when the billing finished');
+  });
+
+  it('a billing that drops the connection mid-request is a 502, and the request is not sent again', async () => {
+    const before = epsCalls(stack).length;
+    stack.sandbox.faults.epsPayments = { drop: true, times: 1 };
+    const key = randomUUID();
+    const res = await stack.post(paymentA(), { 'idempotency-key': key });
+    assert.equal(res.status, 502);
+    assert.equal((await errorOf(res)).code, 'billing_unavailable');
+    assert.equal(epsCalls(stack).length, before + 1, 'it may have reached the billing: no blind retry');
+    const retry = await stack.post(paymentA(), { 'idempotency-key': key });
+    assert.equal(retry.headers.get('idempotent-replayed'), 'true', 'the client’s retry replays, it does not pay twice');
+    assert.equal(epsCalls(stack).length, before + 1);
+  });
+
+  it('a billing that returns garbage is a 502', async () => {
+    stack.sandbox.faults.epsPayments = { garbage: '<html>502 Bad Gateway</html>', times: 1 };
+    const res = await stack.post(paymentA());
+    assert.equal(res.status, 502);
+    assert.equal((await errorOf(res)).code, 'billing_error');
+  });
+
+  it('a billing that answers 401 even to a token it just issued: one refresh, one retry, then a 502', async () => {
+    await stack.post(paymentA()); // a token in the cache
+    const authBefore = stack.sandbox.counts.auth;
+    const before = epsCalls(stack).length;
+    const paymentsBefore = stack.sandbox.store.payments.size;
+    stack.sandbox.faults.epsPayments = { status: 401, times: 2 };
+    const res = await stack.post(paymentA());
+    assert.equal(res.status, 502);
+    assert.equal((await errorOf(res)).code, 'billing_error');
+    assert.equal(stack.sandbox.counts.auth, authBefore + 1);
+    assert.equal(epsCalls(stack).length, before + 2);
+    assert.equal(stack.sandbox.store.payments.size, paymentsBefore, 'no payment was created');
   });
 
   it('a billing whose /auth fails is a 502 and nothing is paid', async () => {
