@@ -1,7 +1,5 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { ifDefined } from 'lit/directives/if-defined.js';
-import { live } from 'lit/directives/live.js';
 import { canonicalAmount, toMinorUnits } from '../eps/amount.js';
 import { isLookupKind, LOOKUP_KEYS, type LookupKind } from '../eps/lookup.js';
 import { checkPayment } from '../eps/request.js';
@@ -390,14 +388,14 @@ export class BillingPay extends LitElement {
         name=${o.name}
         part="input"
         type=${o.type ?? 'text'}
-        inputmode=${ifDefined(o.inputmode)}
+        inputmode=${o.inputmode ?? nothing}
         autocomplete=${o.autocomplete ?? 'off'}
         maxlength="500"
         ?readonly=${o.readonly}
         ?required=${!o.optional}
         aria-invalid=${problem ? 'true' : 'false'}
-        aria-describedby=${ifDefined(problem ? `${id}-error` : undefined)}
-        .value=${live(this.values[o.name])}
+        aria-describedby=${problem ? `${id}-error` : nothing}
+        .value=${this.values[o.name]}
         @input=${this.onInput}
       />
       ${this.error(v, `${id}-error`, problem)}
@@ -412,7 +410,7 @@ export class BillingPay extends LitElement {
     used.add('system');
     const problem = this.problems.system;
     const labels: Record<SystemId, string> = { A: this.labelA, B: this.labelB, C: this.labelC };
-    return html`<fieldset part="systems" aria-describedby=${ifDefined(problem ? 'system-error' : undefined)}>
+    return html`<fieldset part="systems" aria-describedby=${problem ? 'system-error' : nothing}>
       <legend part="legend">${v.t.labels.system}</legend>
       <div class="options">
         ${v.systems.map(
@@ -424,7 +422,7 @@ export class BillingPay extends LitElement {
               id="system-${s.id}"
               value=${s.id}
               aria-invalid=${problem ? 'true' : 'false'}
-              .checked=${live(s.id === v.system?.id)}
+              .checked=${s.id === v.system?.id}
               @change=${this.onSystem}
             />
             <label for="system-${s.id}">${labels[s.id] || fill(v.t.labels.system_name, { id: s.id })}</label>
@@ -450,7 +448,7 @@ export class BillingPay extends LitElement {
           id="f-kind"
           part="select"
           aria-invalid=${kindProblem ? 'true' : 'false'}
-          aria-describedby=${ifDefined(kindProblem ? 'f-kind-error' : undefined)}
+          aria-describedby=${kindProblem ? 'f-kind-error' : nothing}
           @change=${this.onKind}
         >
           ${v.kinds.map((k) => html`<option value=${k} ?selected=${k === v.kind}>${v.t.kinds[LOOKUP_KEYS[k]]}</option>`)}
@@ -484,8 +482,8 @@ export class BillingPay extends LitElement {
           part="checkbox"
           id="f-save"
           aria-invalid=${path ? 'true' : 'false'}
-          aria-describedby=${ifDefined(path ? 'f-save-error' : undefined)}
-          .checked=${live(this.save)}
+          aria-describedby=${path ? 'f-save-error' : nothing}
+          .checked=${this.save}
           @change=${this.onSave}
         />
         <label for="f-save">${v.t.labels.save}</label>
@@ -503,7 +501,7 @@ export class BillingPay extends LitElement {
                       part="checkbox"
                       id="f-link-only"
                       aria-describedby="f-link-only-hint"
-                      .checked=${live(this.linkOnly)}
+                      .checked=${this.linkOnly}
                       @change=${this.onLinkOnly}
                     />
                     <label for="f-link-only">${v.t.labels.link_only}</label>

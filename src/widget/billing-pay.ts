@@ -2,8 +2,6 @@
  * The `<billing-pay>` element: registers the tag (unless the page already has one) and re-exports the class and
  * its types. Import this file (or load `dist/billing-pay.js`) to use the element.
  */
-// First: no schema of the shared model may be built before zod is told not to eval.
-import './csp.js';
 import { BillingPay } from './billing-pay.component.js';
 import type {
   BillingPayErrorDetail,

@@ -1,0 +1,29 @@
+// The demo merchant page: switches the page language and logs every event of <billing-pay>.
+// (A file of its own: the page's Content-Security-Policy allows no inline script.)
+
+const widget = document.querySelector('billing-pay');
+const log = document.getElementById('log');
+const hold = document.getElementById('hold-redirect');
+
+for (const name of ['billing-pay-ready', 'billing-pay-submit', 'billing-pay-redirect', 'billing-pay-error']) {
+  widget.addEventListener(name, (event) => {
+    if (name === 'billing-pay-redirect' && hold.checked) event.preventDefault();
+    const item = document.createElement('li');
+    const title = document.createElement('span');
+    title.className = 'name';
+    title.textContent = name + (event.defaultPrevented ? ' (cancelled)' : '');
+    item.append(title, ' ', JSON.stringify(event.detail));
+    log.prepend(item);
+  });
+}
+
+// The widget follows the page's language unless it has its own `lang`.
+for (const button of document.querySelectorAll('[data-lang]')) {
+  button.addEventListener('click', () => {
+    document.documentElement.lang = button.dataset.lang;
+    widget.setAttribute('lang', button.dataset.lang);
+    for (const other of document.querySelectorAll('[data-lang]')) {
+      other.setAttribute('aria-pressed', String(other === button));
+    }
+  });
+}

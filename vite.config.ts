@@ -1,0 +1,80 @@
+/**
+ * `npm run build`: one ES module, `dist/billing-pay.js`, with Lit bundled and minified, from the registering entry.
+ * `npx vite`: the dev page `index.html`.
+ *
+ * Vite 8 compiles TypeScript with Oxc, which takes `experimentalDecorators` and `useDefineForClassFields` from
+ * tsconfig.json: Lit's legacy decorators become `__decorate(…)` calls and fields are assigned in the constructor
+ * (checked in the built file).
+ */
+import ts from 'typescript';
+import { defineConfig, type Plugin } from 'vite';
+
+export default defineConfig({
+  publicDir: false,
+  plugins: [minifyTemplates()],
+  build: {
+    target: 'es2022',
+    outDir: 'dist',
+    emptyOutDir: true,
+    minify: true,
+    sourcemap: false,
+    // Library mode keeps whitespace and /* @__PURE__ */ in an ES build (for bundlers that tree-shake it again); this
+    // file is the end product a page loads, so minify it completely.
+    rolldownOptions: { output: { minify: true, comments: false } },
+    lib: {
+      entry: 'src/widget/billing-pay.ts',
+      formats: ['es'],
+      fileName: () => 'billing-pay.js',
+    },
+  },
+});
+
+/**
+ * Minifies the text of the widget's `html` and `css` tagged templates (which no JS minifier touches): runs of
+ * whitespace become one space and whitespace between tags goes; CSS also loses comments, the spaces around
+ * `{ } ; ,` and after a property name. The templates are found with the TypeScript parser, so expressions and
+ * other strings are never touched.
+ */
+function minifyTemplates(): Plugin {
+  return {
+    name: 'billing-pay:minify-templates',
+    apply: 'build',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/[\\/]src[\\/]widget[\\/][^\\/]+\.ts$/.test(id) || !/\b(?:html|css)`/.test(code)) return null;
+      const file = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true);
+      const edits: { start: number; end: number; text: string }[] = [];
+      const visit = (node: ts.Node): void => {
+        if (ts.isTaggedTemplateExpression(node) && ts.isIdentifier(node.tag) && /^(?:html|css)$/.test(node.tag.text)) {
+          const minify = node.tag.text === 'css' ? minifyCss : minifyHtml;
+          const t = node.template;
+          const parts = ts.isNoSubstitutionTemplateLiteral(t) ? [t] : [t.head, ...t.templateSpans.map((s) => s.literal)];
+          for (const part of parts) {
+            const start = part.getStart(file) + 1; // after ` or }
+            const end = part.getEnd() - (ts.isTemplateHead(part) || ts.isTemplateMiddle(part) ? 2 : 1); // before ${ or `
+            edits.push({ start, end, text: minify(code.slice(start, end)) });
+          }
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(file);
+      let out = code;
+      for (const { start, end, text } of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, start) + text + out.slice(end);
+      return { code: out, map: null };
+    },
+  };
+}
+
+function minifyHtml(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(/>\s+</g, '><');
+}
+
+function minifyCss(text: string): string {
+  return text
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*([{};,])\s*/g, '$1')
+    .replace(/([{;][\w-]+): /g, '$1:')
+    .replace(/;}/g, '}')
+    .trim();
+}
