@@ -19,11 +19,13 @@ import { RelayError } from './errors.js';
 import { idempotency } from './idempotency.js';
 import { MemoryIdempotencyStore, type IdempotencyStore } from './idempotency-store.js';
 import { createMetrics, type Metrics } from './metrics.js';
+import { ownPaymentMethods } from './payment-methods.js';
 import { createLimiter, rateLimit } from './rate-limit.js';
+import { verifyClientSession, type ClientSession } from './session.js';
 
 export interface RelayDeps {
   config: RelayConfig;
-  billing: Pick<BillingClient, 'createPayment' | 'token'>;
+  billing: Pick<BillingClient, 'createPayment' | 'token' | 'listPaymentMethods' | 'disablePaymentMethod'>;
   logger: Logger;
   metrics?: Metrics;
   /** Where idempotency keys live; in memory unless given (server.ts gives Redis when REDIS_URL is set). */
@@ -35,7 +37,7 @@ export interface RelayDeps {
   widgetBundle?: () => Promise<string | null>;
 }
 
-type Env = { Variables: RequestIdVariables & { payment: ValidPayment } };
+type Env = { Variables: RequestIdVariables & { payment: ValidPayment; session: ClientSession } };
 
 const MAX_BODY_BYTES = 16 * 1024;
 /** Longer than a payment can take: the token (three tries) and two billing calls, each within the timeout. */
@@ -71,8 +73,8 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
   app.use(
     cors({
       origin: (origin) => (allowed.has(origin) ? origin : null),
-      allowMethods: ['GET', 'POST', 'OPTIONS'],
-      allowHeaders: ['Content-Type', 'Idempotency-Key'],
+      allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+      allowHeaders: ['Content-Type', 'Idempotency-Key', 'Authorization'],
       exposeHeaders: ['X-Request-Id', 'Retry-After', 'Idempotent-Replayed'],
       maxAge: 600,
     }),
@@ -125,6 +127,30 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
       return c.json({ ...(redirectUrl && { redirect_url: redirectUrl }), payment: response }, 201);
     },
   );
+
+  const requireSession = async (c: Context<Env>, next: () => Promise<void>) => {
+    if (!config.sessionSecret) throw new RelayError(404, 'sessions_disabled', 'Client sessions are not configured on this relay (SESSION_SECRET).');
+    c.set('session', await verifyClientSession(c.req.header('authorization'), config.sessionSecret));
+    await next();
+  };
+  const listOwn = (session: ClientSession) =>
+    billing.listPaymentMethods(session.agreementId, config.paymentMethodsAgreementParam).then((records) => ownPaymentMethods(records, session.agreementId));
+
+  app.get('/session', requireSession, (c) => c.json({ agreement_id: c.get('session').agreementId }));
+
+  app.get('/payment-methods', requireSession, async (c) => c.json({ payment_methods: await listOwn(c.get('session')) }));
+
+  app.delete('/payment-methods/:id{[0-9]{1,15}}', requireAllowedOrigin(allowed), requireSession, async (c) => {
+    const id = Number(c.req.param('id'));
+    const session = c.get('session');
+    // Only a method of the session's own agreement may be disabled: the billing is not asked otherwise.
+    if (!(await listOwn(session)).some((method) => method.id === id)) {
+      throw new RelayError(404, 'not_found', 'There is no such payment method on this agreement.');
+    }
+    await billing.disablePaymentMethod(id);
+    logger.info({ reqId: c.get('requestId'), agreementId: session.agreementId, paymentMethodId: id }, 'payment method disabled');
+    return c.json({ payment_methods: await listOwn(session) });
+  });
 
   app.get('/billing-pay.js', async (c) => {
     const bundle = await widgetBundle?.();

@@ -43,37 +43,60 @@ export class BillingClient {
 
   /**
    * `POST /eps_payments`. The body is built from validated fields only, plus the system's `eps_uuid` held here.
-   * On a 401 the token is refreshed and the call made once more: the billing refused it before doing anything.
    */
   async createPayment(payment: ValidPayment, epsUuid: string): Promise<Record<string, unknown>> {
-    const body = billingPaymentJson(payment, epsUuid);
-    let token = await this.#paymentToken();
-    let answer = await this.#postPayment(token, body);
+    const answer = await this.#authorized('eps_payments', 'POST', '/eps_payments', billingPaymentJson(payment, epsUuid));
+    if (answer.status >= 400 && answer.status < 500) {
+      throw new RelayError(422, 'billing_rejected', billingMessage(answer.body) ?? 'The billing service refused this payment.');
+    }
+    return successResponse(answer);
+  }
+
+  /** `GET /payment_methods` with `status_list` = [2] (current methods) for one agreement. */
+  async listPaymentMethods(agreementId: number, agreementParam: string): Promise<Record<string, unknown>[]> {
+    const query = new URLSearchParams({ status_list: '2', [agreementParam]: String(agreementId) });
+    const answer = await this.#authorized('payment_methods', 'GET', `/payment_methods?${query}`);
+    if (answer.status >= 400 && answer.status < 500) {
+      throw new RelayError(502, 'billing_error', billingMessage(answer.body) ?? `The billing service refused the list (status ${answer.status}).`);
+    }
+    const response = successResponse(answer);
+    const list = [response.payment_methods, response.items, response.data].find(Array.isArray);
+    return (list ?? []).filter(isRecord);
+  }
+
+  /** `DELETE /payment_methods/{id}`: disables the method and its autopayment. */
+  async disablePaymentMethod(paymentMethodId: number): Promise<void> {
+    const answer = await this.#authorized('payment_methods_delete', 'DELETE', `/payment_methods/${paymentMethodId}`);
+    if (answer.status === 404) throw new RelayError(404, 'not_found', 'There is no such payment method.');
+    if (answer.status >= 300) {
+      throw new RelayError(502, 'billing_error', `The billing service answered with status ${answer.status}.`);
+    }
+  }
+
+  /**
+   * A call with the bearer token. On a 401 the token is refreshed and the call made once more: the billing refused
+   * it before doing anything. A second 401 means the billing does not accept the relay.
+   */
+  async #authorized(operation: string, method: Dispatcher.HttpMethod, path: string, body?: string): Promise<BillingAnswer> {
+    let token = await this.#freshToken();
+    let answer = await this.#send(operation, method, path, token, body);
     if (answer.status === 401) {
       this.#tokens.invalidate(token);
-      token = await this.#paymentToken();
-      answer = await this.#postPayment(token, body);
+      token = await this.#freshToken();
+      answer = await this.#send(operation, method, path, token, body);
     }
     if (answer.status === 401) {
       throw new RelayError(502, 'billing_error', 'The billing service refused the relay’s credentials.', { billingReached: false });
     }
-    if (answer.status >= 400 && answer.status < 500) {
-      throw new RelayError(422, 'billing_rejected', billingMessage(answer.body) ?? 'The billing service refused this payment.');
-    }
-    if (answer.status >= 300) {
-      throw new RelayError(502, 'billing_error', `The billing service answered with status ${answer.status}.`);
-    }
-    const response = envelopeResponse(answer.body);
-    if (!response) throw new RelayError(502, 'billing_error', 'The billing service gave an answer the relay does not understand.');
-    return response;
+    return answer;
   }
 
   async close(): Promise<void> {
     await this.#agent.close();
   }
 
-  /** A token for a payment; failing to get one means the payment was never sent. */
-  async #paymentToken(): Promise<string> {
+  /** A token for a call; failing to get one means the call was never sent. */
+  async #freshToken(): Promise<string> {
     try {
       return await this.#tokens.get();
     } catch (error) {
@@ -83,16 +106,16 @@ export class BillingClient {
   }
 
   /**
-   * One `POST /eps_payments`, tried a second time only when the first never left the relay (connection refused):
-   * a request that may have reached the billing is never sent again.
+   * One call, tried a second time only when the first never left the relay (connection refused): a request that
+   * may have reached the billing is never sent again.
    */
-  async #postPayment(token: string, body: string): Promise<BillingAnswer> {
+  async #send(operation: string, method: Dispatcher.HttpMethod, path: string, token: string, body?: string): Promise<BillingAnswer> {
     try {
-      return await this.#call('eps_payments', 'POST', '/eps_payments', `Bearer ${token}`, body);
+      return await this.#call(operation, method, path, `Bearer ${token}`, body);
     } catch (error) {
       if (error instanceof RelayError && !error.billingReached) {
         await delay(100);
-        return this.#call('eps_payments', 'POST', '/eps_payments', `Bearer ${token}`, body);
+        return this.#call(operation, method, path, `Bearer ${token}`, body);
       }
       throw error;
     }
@@ -207,6 +230,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** The `response` object of the billing's `{code, response}` envelope. */
 function envelopeResponse(body: unknown): Record<string, unknown> | null {
   return isRecord(body) && isRecord(body.response) ? body.response : null;
+}
+
+/** The `response` of a 2xx answer; anything else is the billing's failure. */
+function successResponse(answer: BillingAnswer): Record<string, unknown> {
+  if (answer.status >= 300) {
+    throw new RelayError(502, 'billing_error', `The billing service answered with status ${answer.status}.`);
+  }
+  const response = envelopeResponse(answer.body);
+  if (!response) throw new RelayError(502, 'billing_error', 'The billing service gave an answer the relay does not understand.');
+  return response;
 }
 
 /** A short human message from a billing error, if it has one (the spec shows no error format). */

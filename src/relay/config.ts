@@ -6,6 +6,7 @@ import { canonicalAmount, toMinorUnits } from '../eps/amount.js';
 import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../eps/lookup.js';
 import { SYSTEM_IDS, type SystemId } from '../eps/systems.js';
 import type { RateLimit } from './rate-limit.js';
+import { MIN_SECRET_BYTES } from './session.js';
 
 export interface RelayConfig {
   /** Ends with `/api/rest/v1`, no trailing slash. */
@@ -38,6 +39,10 @@ export interface RelayConfig {
   rateLimitIp: RateLimit;
   rateLimitAgreement: RateLimit;
   idempotencyTtlSeconds: number;
+  /** The key that checks client sessions (HS256, at least 32 bytes); unset: the payment-method endpoints are off. */
+  sessionSecret?: string;
+  /** The query parameter that scopes `GET /payment_methods` to an agreement (not documented by the billing). */
+  paymentMethodsAgreementParam: string;
 }
 
 export class ConfigError extends Error {
@@ -60,6 +65,7 @@ const DEFAULTS = {
   RATE_LIMIT_IP: '30/60',
   RATE_LIMIT_AGREEMENT: '10/60',
   IDEMPOTENCY_TTL_SECONDS: '86400',
+  PAYMENT_METHODS_AGREEMENT_PARAM: 'agreement_id',
 };
 
 /** Reads and checks the configuration; throws a `ConfigError` naming every problem. */
@@ -123,6 +129,13 @@ export function loadConfig(env: Env = process.env): RelayConfig {
   const idempotencyTtlSeconds = integer(read('IDEMPOTENCY_TTL_SECONDS'));
   if (!idempotencyTtlSeconds) problems.push('IDEMPOTENCY_TTL_SECONDS must be a positive number of seconds');
 
+  const sessionSecret = read('SESSION_SECRET');
+  if (sessionSecret && new TextEncoder().encode(sessionSecret).length < MIN_SECRET_BYTES) {
+    problems.push(`SESSION_SECRET must be at least ${MIN_SECRET_BYTES} bytes (for example: openssl rand -base64 48)`);
+  }
+  const paymentMethodsAgreementParam = read('PAYMENT_METHODS_AGREEMENT_PARAM');
+  if (!/^[a-z_][a-z0-9_]*$/i.test(paymentMethodsAgreementParam)) problems.push('PAYMENT_METHODS_AGREEMENT_PARAM must be a parameter name');
+
   if (problems.length) throw new ConfigError(problems);
   return {
     billingBaseUrl,
@@ -144,6 +157,8 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     rateLimitIp: rateLimitIp!,
     rateLimitAgreement: rateLimitAgreement!,
     idempotencyTtlSeconds: idempotencyTtlSeconds!,
+    ...(sessionSecret && { sessionSecret }),
+    paymentMethodsAgreementParam,
   };
 }
 

@@ -20,6 +20,8 @@ export type ErrorCode =
   | 'billing_unavailable'
   | 'billing_timeout'
   | 'not_ready'
+  | 'session_invalid'
+  | 'sessions_disabled'
   | 'internal_error';
 
 export interface ErrorBody {

@@ -1,0 +1,66 @@
+/**
+ * Client sessions: the merchant's backend, which knows who is logged in, signs a short-lived token naming the
+ * agreement; the relay accepts only what it signed (HS256 with `SESSION_SECRET`, checked with jose: signature,
+ * algorithm, issuer, audience and expiry). Merchants call `createClientSession` from their own server code.
+ */
+import { SignJWT, jwtVerify } from 'jose';
+import { RelayError } from './errors.js';
+
+export interface ClientSession {
+  agreementId: number;
+  clientId?: number;
+}
+
+const ISSUER = 'billing-pay-merchant';
+const AUDIENCE = 'billing-pay-relay';
+const ALGORITHM = 'HS256';
+export const MIN_SECRET_BYTES = 32;
+const MAX_TTL_SECONDS = 24 * 3600;
+
+function key(secret: string): Uint8Array {
+  const bytes = new TextEncoder().encode(secret);
+  if (bytes.length < MIN_SECRET_BYTES) throw new Error(`SESSION_SECRET must be at least ${MIN_SECRET_BYTES} bytes`);
+  return bytes;
+}
+
+/** Signs a session for one agreement, valid `ttlSeconds` (default 15 minutes, at most a day). */
+export async function createClientSession(
+  { agreementId, clientId, ttlSeconds = 900 }: ClientSession & { ttlSeconds?: number },
+  secret: string = process.env.SESSION_SECRET ?? '',
+): Promise<string> {
+  if (!Number.isSafeInteger(agreementId) || agreementId <= 0) throw new Error('agreementId must be a positive integer');
+  if (!(ttlSeconds > 0 && ttlSeconds <= MAX_TTL_SECONDS)) throw new Error(`ttlSeconds must be within 1…${MAX_TTL_SECONDS}`);
+  return new SignJWT({ agr: agreementId, ...(clientId !== undefined && { cli: clientId }) })
+    .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(`${Math.floor(ttlSeconds)}s`)
+    .sign(key(secret));
+}
+
+/** The session a request carries in `Authorization: Bearer …`; any problem is a 401. */
+export async function verifyClientSession(authorization: string | undefined, secret: string): Promise<ClientSession> {
+  const token = /^Bearer ([\w-]+\.[\w-]+\.[\w-]+)$/.exec(authorization ?? '')?.[1];
+  if (!token) throw unauthorized('A client session is required (Authorization: Bearer <session>).');
+  try {
+    const { payload } = await jwtVerify(token, key(secret), {
+      algorithms: [ALGORITHM],
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      requiredClaims: ['exp', 'agr'],
+    });
+    const agreementId = payload.agr;
+    if (typeof agreementId !== 'number' || !Number.isSafeInteger(agreementId) || agreementId <= 0) {
+      throw new Error('agr is not an agreement id');
+    }
+    return { agreementId, ...(typeof payload.cli === 'number' && { clientId: payload.cli }) };
+  } catch (error) {
+    const expired = (error as { code?: string }).code === 'ERR_JWT_EXPIRED';
+    throw unauthorized(expired ? 'The client session has expired; reload the page.' : 'The client session is not valid.', error);
+  }
+}
+
+function unauthorized(message: string, cause?: unknown): RelayError {
+  return new RelayError(401, 'session_invalid', message, { cause });
+}
