@@ -10,9 +10,8 @@ import { HTTPException } from 'hono/http-exception';
 import { requestId, type RequestIdVariables } from 'hono/request-id';
 import type { Logger } from 'pino';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { checkPayment, type ValidPayment } from '../eps/request.js';
-import { problemText } from '../eps/messages.js';
-import { SYSTEM_IDS, SYSTEMS, returnUrlParams, type SystemId } from '../eps/systems.js';
+import type { ValidPayment } from '../eps/request.js';
+import { SYSTEM_IDS, SYSTEMS } from '../eps/systems.js';
 import type { BillingClient } from './billing-client.js';
 import type { RelayConfig } from './config.js';
 import { RelayError } from './errors.js';
@@ -22,6 +21,7 @@ import { createMetrics, type Metrics } from './metrics.js';
 import { ownPaymentMethods } from './payment-methods.js';
 import { createLimiter, rateLimit } from './rate-limit.js';
 import { verifyClientSession, type ClientSession } from './session.js';
+import { validatePayment } from './validate-payment.js';
 
 export interface RelayDeps {
   config: RelayConfig;
@@ -98,16 +98,7 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
         throw new RelayError(413, 'payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
       },
     }),
-    async (c, next) => {
-      const input = await readJson(c);
-      const checked = checkPayment(input, { maxAmount: config.maxAmount, systems: offered, lookups: config.lookups });
-      const problems = checked.ok ? foreignReturnUrls(checked.value.system, checked.value.params, allowed) : checked.fields;
-      if (!checked.ok || Object.keys(problems).length) {
-        throw new RelayError(422, 'validation_failed', 'The payment request is not valid.', { fields: describe(problems) });
-      }
-      c.set('payment', checked.value);
-      await next();
-    },
+    validatePayment({ maxAmount: config.maxAmount, systems: offered, lookups: config.lookups }, allowed),
     rateLimit(
       limiters.agreement,
       (c) => agreementKey(c.get('payment') as ValidPayment),
@@ -213,33 +204,6 @@ function requireAllowedOrigin(allowed: Set<string>) {
     }
     await next();
   };
-}
-
-async function readJson(c: Context): Promise<unknown> {
-  const type = c.req.header('content-type') ?? '';
-  if (!/^application\/json\s*(;|$)/i.test(type)) {
-    throw new RelayError(415, 'unsupported_media_type', 'Send the payment as JSON (Content-Type: application/json).');
-  }
-  const text = await c.req.text();
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new RelayError(400, 'invalid_json', 'The request body is not valid JSON.');
-  }
-}
-
-/** Every address the client will be sent back to must be on one of the merchant's origins: no open redirect. */
-function foreignReturnUrls(system: SystemId, params: Record<string, unknown>, allowed: Set<string>): Record<string, string> {
-  const problems: Record<string, string> = {};
-  for (const name of returnUrlParams(system)) {
-    const value = params[name];
-    if (typeof value === 'string' && !allowed.has(new URL(value).origin)) problems[`eps_params.${name}`] = 'origin';
-  }
-  return problems;
-}
-
-function describe(problems: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(problems).map(([field, key]) => [field, problemText(key)]));
 }
 
 /** The address of the payment page in the billing's answer (its shape is not documented). */

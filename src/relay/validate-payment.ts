@@ -1,0 +1,48 @@
+/**
+ * The payment route's validation step: JSON only, checked with the shared model (never trust the browser), and
+ * every return address on one of the merchant's origins (no open redirect). On success the validated payment is
+ * `c.var.payment`; nothing else downstream reads the client's body.
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+import { problemText } from '../eps/messages.js';
+import { checkPayment, type PaymentRules, type ValidPayment } from '../eps/request.js';
+import { returnUrlParams, type SystemId } from '../eps/systems.js';
+import { RelayError } from './errors.js';
+
+export function validatePayment(rules: PaymentRules, allowedOrigins: Set<string>): MiddlewareHandler<{ Variables: { payment: ValidPayment } }> {
+  return async (c, next) => {
+    const checked = checkPayment(await readJson(c), rules);
+    const problems = checked.ok ? foreignReturnUrls(checked.value.system, checked.value.params, allowedOrigins) : checked.fields;
+    if (!checked.ok || Object.keys(problems).length) {
+      throw new RelayError(422, 'validation_failed', 'The payment request is not valid.', { fields: describe(problems) });
+    }
+    c.set('payment', checked.value);
+    await next();
+  };
+}
+
+async function readJson(c: Context): Promise<unknown> {
+  const type = c.req.header('content-type') ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(type)) {
+    throw new RelayError(415, 'unsupported_media_type', 'Send the payment as JSON (Content-Type: application/json).');
+  }
+  const text = await c.req.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new RelayError(400, 'invalid_json', 'The request body is not valid JSON.');
+  }
+}
+
+function foreignReturnUrls(system: SystemId, params: Record<string, unknown>, allowed: Set<string>): Record<string, string> {
+  const problems: Record<string, string> = {};
+  for (const name of returnUrlParams(system)) {
+    const value = params[name];
+    if (typeof value === 'string' && !allowed.has(new URL(value).origin)) problems[`eps_params.${name}`] = 'origin';
+  }
+  return problems;
+}
+
+function describe(problems: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(problems).map(([field, key]) => [field, problemText(key)]));
+}
