@@ -162,11 +162,13 @@ export class BillingPay extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    window.addEventListener('pageshow', this.onPageShow);
     if (this.hasUpdated && this.configState !== 'ready') void this.loadConfig();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    window.removeEventListener('pageshow', this.onPageShow);
     this.configAbort?.abort();
     this.payAbort?.abort();
   }
@@ -212,6 +214,11 @@ export class BillingPay extends LitElement {
       this.report(toPayError(error), 'error_config');
     }
   }
+
+  /** Back from the payment page through the back/forward cache: the form is usable again. */
+  private onPageShow = (e: PageTransitionEvent) => {
+    if (e.persisted && this.submitState === 'redirecting') this.submitState = 'idle';
+  };
 
   private onSystem = (e: Event) => {
     this.chosenSystem = (e.target as HTMLInputElement).value as SystemId;
@@ -425,7 +432,7 @@ export class BillingPay extends LitElement {
               .checked=${s.id === v.system?.id}
               @change=${this.onSystem}
             />
-            <label for="system-${s.id}">${labels[s.id] || fill(v.t.labels.system_name, { id: s.id })}</label>
+            <label for="system-${s.id}" part="label">${labels[s.id] || fill(v.t.labels.system_name, { id: s.id })}</label>
           </span>`,
         )}
       </div>
@@ -486,12 +493,12 @@ export class BillingPay extends LitElement {
           .checked=${this.save}
           @change=${this.onSave}
         />
-        <label for="f-save">${v.t.labels.save}</label>
+        <label for="f-save" part="label">${v.t.labels.save}</label>
       </div>
       ${this.save
         ? html`<div class="check">
               <input type="checkbox" part="checkbox" id="f-autopay" checked disabled aria-describedby="f-autopay-hint" />
-              <label for="f-autopay">${v.t.labels.autopay}</label>
+              <label for="f-autopay" part="label">${v.t.labels.autopay}</label>
             </div>
             <p id="f-autopay-hint" class="hint" part="hint">${v.t.labels.autopay_hint}</p>
             ${v.linkOnly
@@ -504,7 +511,7 @@ export class BillingPay extends LitElement {
                       .checked=${this.linkOnly}
                       @change=${this.onLinkOnly}
                     />
-                    <label for="f-link-only">${v.t.labels.link_only}</label>
+                    <label for="f-link-only" part="label">${v.t.labels.link_only}</label>
                   </div>
                   <p id="f-link-only-hint" class="hint" part="hint">${v.t.labels.link_only_hint}</p>`
               : nothing}`

@@ -477,6 +477,48 @@ describe('<billing-pay>', () => {
       expect(navigate).to.not.have.been.called;
     });
 
+    it('leaves no timer behind when removed mid-request', async () => {
+      relay.restore();
+      relay = stubRelay({ payment: hanging });
+      const el = await widget();
+      await fillIn(el);
+      const flush = async () => {
+        for (let i = 0; i < 20; i++) await Promise.resolve();
+      };
+      const clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        await pay(el);
+        await flush();
+        expect(clock.countTimers(), 'the request’s time limit').to.equal(1);
+        el.remove();
+        await flush();
+        expect(clock.countTimers()).to.equal(0);
+      } finally {
+        clock.restore();
+      }
+    });
+
+    it('gives up on a relay that does not answer in time', async () => {
+      relay.restore();
+      relay = stubRelay({ payment: hanging });
+      const el = await widget();
+      await fillIn(el);
+      const errors = sinon.spy();
+      el.addEventListener('billing-pay-error', errors);
+      const clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        await pay(el);
+        await clock.tickAsync(30_000);
+        await el.updateComplete;
+        expect(errors).to.have.been.calledOnce;
+        expect(errors.firstCall.args[0].detail.code).to.equal('timeout');
+        expect(status(el)).to.equal('The payment service did not answer in time. Try again.');
+        expect(clock.countTimers()).to.equal(0);
+      } finally {
+        clock.restore();
+      }
+    });
+
     it('works again after being removed and added back', async () => {
       const el = await widget();
       const parent = el.parentElement!;
@@ -501,6 +543,18 @@ describe('<billing-pay>', () => {
       await settle();
       expect(navigate).to.have.been.calledOnceWith(PAYMENT_PAGE);
       expect(status(el)).to.equal('Opening the payment page…');
+    });
+
+    it('is usable again when the client comes back through the back/forward cache', async () => {
+      const el = await widget();
+      await fillIn(el);
+      await sent(el);
+      await el.updateComplete;
+      expect(payButton(el).disabled).to.be.true;
+      window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+      await el.updateComplete;
+      expect(payButton(el).disabled).to.be.false;
+      expect(status(el)).to.equal('');
     });
 
     it('does not navigate when the page cancels the redirect', async () => {
