@@ -1,0 +1,57 @@
+/**
+ * The real relay and billing sandbox for the widget's end-to-end tests, started by the test runner (see
+ * web-test-runner.config.js) and reached by the test pages through `/__e2e/*` on the runner's own server.
+ */
+import { loadConfig } from '../../src/relay/config.js';
+import { createLogger } from '../../src/relay/logger.js';
+import { startRelay } from '../../src/relay/server.js';
+import { createClientSession } from '../../src/relay/session.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+
+const SESSION_SECRET = 'e2e-session-secret-that-is-long-enough-0123456789';
+
+export async function startE2eStack(pageOrigins: string[]) {
+  const sandbox = await startSandbox({ port: 0, username: 'e2e', password: 'e2e-password' });
+  const relay = await startRelay(
+    loadConfig({
+      BILLING_BASE_URL: sandbox.baseUrl,
+      BILLING_USERNAME: 'e2e',
+      BILLING_PASSWORD: 'e2e-password',
+      EPS_UUID_A: 'sandbox-eps-a',
+      EPS_UUID_B: 'sandbox-eps-b',
+      EPS_UUID_C: 'sandbox-eps-c',
+      ALLOWED_ORIGINS: pageOrigins.join(','),
+      PORT: '0',
+      SESSION_SECRET,
+      RATE_LIMIT_IP: '10000/60',
+      RATE_LIMIT_AGREEMENT: '10000/60',
+    }),
+    createLogger('silent'),
+  );
+
+  /** Answers for `/__e2e/<name>`: what a test needs to see of the billing side. */
+  const routes: Record<string, (query: URLSearchParams) => Promise<unknown>> = {
+    stack: async () => ({ relay: relay.url, sandbox: sandbox.url }),
+    session: async (q) => ({ session: await createClientSession({ agreementId: Number(q.get('agreement')) }, SESSION_SECRET) }),
+    /** The `POST /eps_payments` bodies that reached the billing. */
+    payments: async () => sandbox.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/eps_payments')).map((c) => c.body),
+    methods: async (q) => [...sandbox.store.paymentMethods.values()].filter((m) => m.agreement_id === Number(q.get('agreement'))),
+    balance: async (q) => ({ balance: String(sandbox.store.agreements.get(Number(q.get('agreement')))?.balance) }),
+    /** The client's choice on the payment system's page: the form the hosted page posts. */
+    decide: async (q) => {
+      const res = await fetch(q.get('url')!, { method: 'POST', body: new URLSearchParams({ decision: q.get('decision')! }), redirect: 'manual' });
+      return { status: res.status, location: res.headers.get('location') };
+    },
+  };
+
+  return {
+    async handle(path: string, query: URLSearchParams): Promise<string | undefined> {
+      const route = routes[path.replace(/^\/__e2e\//, '')];
+      return route && JSON.stringify(await route(query));
+    },
+    async close() {
+      await relay.close();
+      await sandbox.close();
+    },
+  };
+}

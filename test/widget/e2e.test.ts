@@ -1,0 +1,105 @@
+/**
+ * End to end, with nothing stubbed: the widget in Chromium, the real relay, the billing sandbox (started by the test
+ * runner, see web-test-runner.config.js). A client pays with each system, saves a method with A, and the sandbox
+ * shows the payment and the saved method with autopayment.
+ */
+import { expect, html, oneEvent } from '@open-wc/testing';
+import '../../src/widget/billing-pay.js';
+import type { BillingPay } from '../../src/widget/billing-pay.js';
+import { click, mount, pay, type } from './helpers.js';
+
+const e2e = async <T>(name: string, query: Record<string, string> = {}): Promise<T> => {
+  const res = await fetch(`/__e2e/${name}?${new URLSearchParams(query)}`);
+  if (!res.ok) throw new Error(`/__e2e/${name}: ${res.status}`);
+  return (await res.json()) as T;
+};
+
+interface Stack {
+  relay: string;
+  sandbox: string;
+}
+
+/** Fills the form as a person would, presses Pay, and returns the payment page address (navigation cancelled). */
+async function payWith(el: BillingPay, system: string, amount: string, options: { save?: boolean } = {}): Promise<string> {
+  await click(el, system);
+  await type(el, 'Amount', amount);
+  await type(el, 'Agreement number', 'AG-1001');
+  if (options.save) await click(el, 'Save payment method');
+  const redirect = oneEvent(el, 'billing-pay-redirect');
+  el.addEventListener('billing-pay-redirect', (e) => e.preventDefault(), { once: true });
+  await pay(el);
+  const event = await redirect;
+  return event.detail.url;
+}
+
+describe('<billing-pay> end to end: widget → relay → billing sandbox', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await e2e<Stack>('stack');
+  });
+
+  it('A with a saved method: the billing receives the exact request, the client pays, autopayment is connected', async () => {
+    const el = await mount(html`<billing-pay lang="en" relay=${stack.relay}></billing-pay>`);
+    const balanceBefore = BigInt((await e2e<{ balance: string }>('balance', { agreement: '1001' })).balance);
+    const methodsBefore = (await e2e<unknown[]>('methods', { agreement: '1001' })).length;
+
+    const url = await payWith(el, 'System A', '1500.50', { save: true });
+    expect(url.startsWith(`${stack.sandbox}/pay/`)).to.equal(true);
+
+    const reached = (await e2e<Record<string, unknown>[]>('payments')).at(-1)!;
+    expect(reached).to.deep.equal({
+      eps_uuid: 'sandbox-eps-a',
+      amount: 1500.5,
+      agreement_param_id: 5,
+      agreement_param_value: 'AG-1001',
+      eps_params: reached.eps_params,
+    });
+    const params = Object.fromEntries((reached.eps_params as { name: string; value: unknown }[]).map((p) => [p.name, p.value]));
+    expect(params).to.deep.equal({
+      confirmation_type: 'redirect',
+      confirmation_return_url: location.href,
+      save_payment_method: true,
+      enable_autopayments: true,
+      preferred_method: true,
+    });
+
+    // The client presses "Pay" on the payment system's page and is sent back to the merchant's page.
+    const decided = await e2e<{ status: number; location: string }>('decide', { url, decision: 'pay' });
+    expect(decided.status).to.equal(303);
+    expect(new URL(decided.location).searchParams.get('status')).to.equal('succeeded');
+    expect(decided.location.startsWith(location.origin)).to.equal(true);
+
+    const balance = BigInt((await e2e<{ balance: string }>('balance', { agreement: '1001' })).balance);
+    expect(balance - balanceBefore).to.equal(150050n);
+    const methods = await e2e<{ enable_auto_payments: boolean; status: number }[]>('methods', { agreement: '1001' });
+    expect(methods.length).to.equal(methodsBefore + 1);
+    expect(methods.at(-1)).to.include({ enable_auto_payments: true, status: 2 });
+  });
+
+  it('B and C complete too; C carries no saving parameters', async () => {
+    for (const [system, uuid] of [['System B', 'sandbox-eps-b'], ['System C', 'sandbox-eps-c']]) {
+      const el = await mount(html`<billing-pay lang="en" relay=${stack.relay}></billing-pay>`);
+      const url = await payWith(el, system!, '99.90');
+      const reached = (await e2e<Record<string, unknown>[]>('payments')).at(-1)!;
+      expect(reached.eps_uuid).to.equal(uuid);
+      expect(reached.amount).to.equal(99.9);
+      const names = (reached.eps_params as { name: string }[]).map((p) => p.name);
+      expect(names.some((n) => /save|autopay/.test(n))).to.equal(false);
+      const decided = await e2e<{ status: number; location: string }>('decide', { url, decision: 'pay' });
+      expect(decided.status).to.equal(303);
+      expect(new URL(decided.location).searchParams.get('status')).to.equal('succeeded');
+    }
+  });
+
+  it('a relay refusal is shown to the person: an agreement the billing cannot find', async () => {
+    const el = await mount(html`<billing-pay lang="en" relay=${stack.relay}></billing-pay>`);
+    await click(el, 'System C');
+    await type(el, 'Amount', '10');
+    await type(el, 'Agreement number', 'AG-0000');
+    const error = oneEvent(el, 'billing-pay-error');
+    await pay(el);
+    const { detail } = await error;
+    expect(detail.code).to.equal('billing_rejected');
+    expect(el.shadowRoot!.textContent).to.contain(detail.message);
+  });
+});
