@@ -6,7 +6,7 @@ import { startRelay } from '../../src/relay/server.js';
 import { startSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 
 export const SHOP = 'http://shop.test:8080';
-export const CREDENTIALS = { username: 'merchant', password: 'relay-test-password-7f3a' };
+export const CREDENTIALS = { username: 'relay-test-user-3b9c', password: 'relay-test-password-7f3a' };
 
 export async function startStack(options: { sandbox?: SandboxOptions; env?: Record<string, string> } = {}) {
   const sandbox = await startSandbox({ port: 0, ...CREDENTIALS, ...options.sandbox });

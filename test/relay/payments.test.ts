@@ -23,7 +23,7 @@ describe('relay → sandbox: payments', () => {
       lookups: [1, 4, 5, 6, 7, 8, 10, 11, 14, 15],
       maxAmount: '100000.00',
     });
-    assert.doesNotMatch(text, /sandbox-eps|merchant|password/);
+    assert.doesNotMatch(text, /sandbox-eps|relay-test-user|relay-test-password/);
   });
 
   it('A with a saved method: the billing receives exactly the validated request with its eps_uuid', async () => {
@@ -175,6 +175,13 @@ describe('relay → sandbox: payments', () => {
       assert.ok(!logs.includes(secret!), 'logs');
     }
     assert.ok(!logs.includes('secret.client@example.com'), 'e-mails are not logged');
+    const bundle = await fetch(`${stack.relay.url}/billing-pay.js`, { headers: { origin: SHOP } });
+    assert.equal(bundle.status, 200, 'the widget is built before the node tests (npm test builds first)');
+    assert.match(bundle.headers.get('content-type') ?? '', /javascript/);
+    assert.equal(bundle.headers.get('access-control-allow-origin'), SHOP, 'a module script from the relay needs CORS');
+    const served = await bundle.text();
+    assert.match(served, /billing-pay/);
+    for (const secret of [CREDENTIALS.password, CREDENTIALS.username, token!, 'sandbox-eps-a']) assert.ok(!served.includes(secret), 'served file');
     assert.ok(logs.split('\n').filter(Boolean).every((line) => JSON.parse(line).reqId || JSON.parse(line).msg !== 'request'), 'request lines carry the request id');
   });
 });
