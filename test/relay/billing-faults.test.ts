@@ -8,10 +8,15 @@ const errorOf = async (res: Response) => ((await res.json()) as { error: { code:
 
 describe('relay → sandbox: tokens', () => {
   let stack: Stack;
+  let shortLived: Stack;
   before(async () => {
-    stack = await startStack({ sandbox: { tokenTtlSeconds: 1 } });
+    stack = await startStack();
+    shortLived = await startStack({ sandbox: { tokenTtlSeconds: 1 } });
   });
-  after(() => stack.close());
+  after(async () => {
+    await stack.close();
+    await shortLived.close();
+  });
 
   it('one GET /auth serves many concurrent payments', async () => {
     const answers = await Promise.all(Array.from({ length: 40 }, () => stack.post(paymentA())));
@@ -20,6 +25,8 @@ describe('relay → sandbox: tokens', () => {
   });
 
   it('refreshes the token before it expires', async () => {
+    const stack = shortLived;
+    assert.equal((await stack.post(paymentA())).status, 201);
     const authBefore = stack.sandbox.counts.auth;
     await new Promise((r) => setTimeout(r, 1100));
     const res = await stack.post(paymentA());
@@ -53,12 +60,12 @@ describe('relay → sandbox: billing failures', () => {
   });
 
   it('a billing that is too slow is a 504, within the timeout', async () => {
-    stack.sandbox.faults.epsPayments = { delayMs: 1500, times: 1 };
+    stack.sandbox.faults.epsPayments = { delayMs: 4000, times: 1 };
     const started = Date.now();
     const res = await stack.post(paymentA());
     assert.equal(res.status, 504);
     assert.equal((await errorOf(res)).code, 'billing_timeout');
-    assert.ok(Date.now() - started < 1200, 'answered at the timeout, not when the billing finished');
+    assert.ok(Date.now() - started < 3000, 'answered at the timeout (300 ms), not when the billing finished (4 s)');
   });
 
   it('a billing that drops the connection mid-request is a 502, and the request is not sent again', async () => {

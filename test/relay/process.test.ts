@@ -19,7 +19,7 @@ function runRelay(env: Record<string, string>): { child: ChildProcess; output: (
   return { child, output: () => output };
 }
 
-async function waitFor(predicate: () => boolean, ms = 10_000) {
+async function waitFor(predicate: () => boolean, ms = 30_000) {
   const until = Date.now() + ms;
   while (!predicate()) {
     if (Date.now() > until) throw new Error('timed out');
