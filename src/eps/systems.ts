@@ -117,6 +117,34 @@ function buildParamsSchema(system: SystemId) {
   });
 }
 
+/**
+ * The problems of one system's parameters, name → problem key in the order found: the same answer as
+ * `systemParamsSchema(system)` (each value checked by its `PARAM_SCHEMAS` entry, unknown names refused, then the
+ * spec's cross-parameter rules), without building a zod object. The widget validates with this alone, so the browser
+ * bundle carries only the zod string and boolean schemas (test/eps/params.test.ts proves both agree on any input).
+ */
+export function paramProblems(system: SystemId, params: Record<string, unknown>): Map<string, string> {
+  const specs = SYSTEMS[system].params;
+  const problems = new Map<string, string>();
+  // As in zod: a value of the wrong type (or a required one missing) stops the cross-parameter rules; a bad format does not.
+  let aborted = false;
+  for (const [name, spec] of Object.entries(specs)) {
+    const value = Object.hasOwn(params, name) ? params[name] : undefined;
+    if (value === undefined && !spec.required) continue;
+    const result = PARAM_SCHEMAS[spec.kind].safeParse(value);
+    if (result.success) continue;
+    problems.set(name, result.error.issues[0]!.message);
+    aborted ||= result.error.issues.some((issue) => issue.code === 'invalid_type');
+  }
+  for (const name in params) if (!Object.hasOwn(specs, name)) problems.set(name, 'unknown_param');
+  if (!aborted) {
+    for (const [name, problem] of Object.entries(systemRuleProblems(system, params))) {
+      if (!problems.has(name)) problems.set(name, problem);
+    }
+  }
+  return problems;
+}
+
 export function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);

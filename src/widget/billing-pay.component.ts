@@ -2,7 +2,7 @@ import { html, LitElement, nothing, type PropertyValues, type TemplateResult } f
 import { property, state } from 'lit/decorators.js';
 import { canonicalAmount, toMinorUnits } from '../eps/amount.js';
 import { isLookupKind, LOOKUP_KEYS, type LookupKind } from '../eps/lookup.js';
-import { checkPayment } from '../eps/request.js';
+import { checkRequest } from '../eps/check.js';
 import { SYSTEMS, type SystemId } from '../eps/systems.js';
 import { formatAmount, parseAmountInput } from './amount-input.js';
 import styles from './billing-pay.styles.js';
@@ -293,7 +293,7 @@ export class BillingPay extends LitElement {
     }
     const amount = parseAmountInput(this.values.amount, v.lang);
     const body = buildPaymentRequest(this.formValues(v, amount.ok ? amount.amount : this.values.amount), v);
-    const checked = checkPayment(body, {
+    const checked = checkRequest(body, {
       maxAmount: toMinorUnits(this.config.maxAmount) ?? BigInt(Number.MAX_SAFE_INTEGER),
       systems: v.systems.map((s) => s.id),
       lookups: this.config.lookups,
