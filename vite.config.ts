@@ -22,7 +22,8 @@ export default defineConfig({
     // file is the end product a page loads, so minify it completely.
     rolldownOptions: { output: { minify: true, comments: false } },
     lib: {
-      entry: 'src/widget/billing-pay.ts',
+      // Both elements: <billing-pay> and <billing-payment-methods>.
+      entry: 'src/widget/bundle.ts',
       formats: ['es'],
       fileName: () => 'billing-pay.js',
     },

@@ -107,7 +107,7 @@ export async function postPayment(
 }
 
 /** `fetch` with a time limit; a failure to get any answer is a `network` error, an abort is rethrown as it is. */
-async function request(url: string, init: RequestInit & { signal: AbortSignal }): Promise<Response> {
+export async function request(url: string, init: RequestInit & { signal: AbortSignal }): Promise<Response> {
   const outer = init.signal;
   outer.throwIfAborted();
   const controller = new AbortController();
@@ -126,7 +126,7 @@ async function request(url: string, init: RequestInit & { signal: AbortSignal })
   }
 }
 
-async function readJson(answer: Response): Promise<unknown> {
+export async function readJson(answer: Response): Promise<unknown> {
   try {
     return await answer.json();
   } catch (error) {
@@ -137,7 +137,7 @@ async function readJson(answer: Response): Promise<unknown> {
 
 const BILLING_CODES = /^billing_/;
 
-function relayError(status: number, body: unknown): PayError {
+export function relayError(status: number, body: unknown): PayError {
   const error = isRecord(body) && isRecord(body.error) ? body.error : {};
   const code = typeof error.code === 'string' ? error.code : `http_${status}`;
   const message = typeof error.message === 'string' ? error.message : `The relay answered ${status}.`;

@@ -1,0 +1,315 @@
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import sharedStyles from './billing-pay.styles.js';
+import styles from './billing-payment-methods.styles.js';
+import { emit } from './emit.js';
+import { fill, langOf, TEXTS, type Lang } from './i18n.js';
+import { PAYMENT_METHODS_TEXTS, type PaymentMethodsTexts } from './payment-methods.i18n.js';
+import { PayError } from './relay-client.js';
+import { disablePaymentMethod, fetchPaymentMethods, type SavedPaymentMethod } from './session-client.js';
+
+/** Where the list is: waiting for its request (or for `relay` and `session`), shown, or failed to load. */
+export type PaymentMethodsState = 'loading' | 'ready' | 'error';
+
+export interface BillingPaymentMethodsErrorDetail {
+  /** The relay's error code (`session_invalid`, `not_found`, …) or the widget's own (`network_error`, `timeout`, …). */
+  code: string;
+  /** What the person was told, in the element's language. */
+  message: string;
+}
+
+declare module './emit.js' {
+  interface BillingPayEvents {
+    'billing-payment-methods-change': SavedPaymentMethod[];
+    'billing-payment-methods-error': BillingPaymentMethodsErrorDetail;
+  }
+}
+
+/**
+ * The logged-in client's saved payment methods, with a way to switch their autopayment off. The merchant's backend
+ * signs a short-lived client session naming the agreement; the element sends it to the relay and shows only that
+ * agreement's methods. Disabling asks for confirmation in place ("Disable" / "Keep") and then updates the list.
+ *
+ * @summary The client's saved payment methods and their autopayments, with "Disable autopayment".
+ *
+ * @fires billing-payment-methods-change - A method was disabled. Detail: the updated list of methods
+ *   (`{id, autopayment, title?, method?, system?, …}[]`).
+ * @fires billing-payment-methods-error - The list could not be loaded or a method could not be disabled. Detail:
+ *   `{code, message}`; `code` is `session_invalid` when the session has expired.
+ *
+ * @csspart base - The panel around everything.
+ * @csspart list - The list of methods.
+ * @csspart method - Each method (list item).
+ * @csspart title - A method's name, such as its masked card.
+ * @csspart kind - A method's kind and payment system.
+ * @csspart autopay - A method's autopayment state.
+ * @csspart button - Every button.
+ * @csspart disable - Each "Disable autopayment" button.
+ * @csspart confirm - The confirmation step of one method (a group).
+ * @csspart question - The confirmation question.
+ * @csspart confirm-button - The "Disable" button of the confirmation.
+ * @csspart keep-button - The "Keep" button of the confirmation.
+ * @csspart status - The live region: loading, empty, progress, the outcome and errors.
+ * @csspart retry - The "Try again" button after a failed load.
+ *
+ * @cssprop [--billing-pay-font-family=the page's font] - Font family.
+ * @cssprop [--billing-pay-font-size=1em] - Base font size.
+ * @cssprop [--billing-pay-color-text=#1b1f27] - Text colour (dark scheme: #e7e9ee).
+ * @cssprop [--billing-pay-color-muted=#535b69] - A method's kind and state (dark: #aab1bd).
+ * @cssprop [--billing-pay-color-background=#ffffff] - Background of the panel (dark: #181b21).
+ * @cssprop [--billing-pay-color-border=#767f8e] - The lines between methods (dark: #8a93a3).
+ * @cssprop [--billing-pay-color-accent=#1d5bc7] - Buttons (dark: #8db4ff).
+ * @cssprop [--billing-pay-color-accent-text=#ffffff] - Text on the accent colour (dark: #0b1020).
+ * @cssprop [--billing-pay-color-error=#b3261e] - Errors (dark: #ffb4ab).
+ * @cssprop [--billing-pay-color-focus=#1d5bc7] - The focus ring (dark: #8db4ff).
+ * @cssprop [--billing-pay-radius=0.5rem] - Corner radius.
+ * @cssprop [--billing-pay-spacing=1rem] - Space between methods and around the panel.
+ * @cssprop [--billing-pay-max-width=28rem] - The widest the element grows.
+ *
+ * @attr lang - `ru` or `en` (the standard attribute); when absent, the closest ancestor's or the page's language.
+ */
+export class BillingPaymentMethods extends LitElement {
+  static override styles = [sharedStyles, styles];
+
+  /** Aborts the request in flight (the list or a disable), when the element is removed for one. */
+  private abort?: AbortController;
+  /** A request was cut short by removal: the list is read again when the element comes back. */
+  private interrupted = false;
+
+  @state() private state: PaymentMethodsState = 'loading';
+  @state() private methods: SavedPaymentMethod[] = [];
+  /** The method whose confirmation step is shown. */
+  @state() private confirming: number | null = null;
+  /** The method being disabled right now. */
+  @state() private disabling: number | null = null;
+  /** The last failure, shown in the status region. */
+  @state() private failure: PayError | null = null;
+  /** What the last disable did, for the live region: the method's name. */
+  @state() private done = '';
+
+  /** Base URL of the relay: the element reads `{relay}/payment-methods` and disables through it. */
+  @property() relay = '';
+
+  /**
+   * The client session the merchant's backend signed for the logged-in client (sent as
+   * `Authorization: Bearer <session>`). Until `relay` and `session` are both set, the element shows the loading state.
+   */
+  @property() session = '';
+
+  static override get observedAttributes(): string[] {
+    return [...super.observedAttributes, 'lang'];
+  }
+
+  override attributeChangedCallback(name: string, old: string | null, value: string | null): void {
+    super.attributeChangedCallback(name, old, value);
+    if (name === 'lang' && old !== value) this.requestUpdate();
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (this.hasUpdated && (this.interrupted || this.state !== 'ready')) void this.load();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    if (this.abort) this.interrupted = true;
+    this.abort?.abort();
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    if (changed.has('relay') || changed.has('session')) void this.load();
+  }
+
+  /** A fresh controller for the next request; the previous one is aborted. */
+  private begin(): AbortController {
+    this.abort?.abort();
+    this.interrupted = false;
+    return (this.abort = new AbortController());
+  }
+
+  private async load(): Promise<void> {
+    const controller = this.begin();
+    this.state = 'loading';
+    this.failure = null;
+    this.confirming = this.disabling = null;
+    this.done = '';
+    if (!this.relay || !this.session) return;
+    try {
+      this.methods = await fetchPaymentMethods(this.relay, this.session, controller.signal);
+      this.state = 'ready';
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      this.fail(error, 'error_load');
+    } finally {
+      if (this.abort === controller) this.abort = undefined;
+    }
+  }
+
+  private onDisable = (e: Event) => {
+    this.confirming = this.idOf(e);
+    this.failure = null;
+    this.done = '';
+    void this.focusLater('.keep');
+  };
+
+  private onKeep = () => {
+    if (this.disabling !== null) return;
+    const id = this.confirming;
+    this.confirming = null;
+    void this.focusLater(`[data-id="${id}"].disable`);
+  };
+
+  private onConfirmKey = (e: KeyboardEvent) => {
+    if (e.key === 'Escape') this.onKeep();
+  };
+
+  private onConfirm = async (e: Event) => {
+    const id = this.idOf(e);
+    if (this.disabling !== null) return;
+    const index = this.methods.findIndex((m) => m.id === id);
+    const method = this.methods[index];
+    if (!method) return;
+    const controller = this.begin();
+    this.disabling = id;
+    try {
+      this.methods = await disablePaymentMethod(this.relay, this.session, id, controller.signal);
+      this.confirming = this.disabling = null;
+      this.done = this.titleOf(method, PAYMENT_METHODS_TEXTS[langOf(this)]);
+      emit(this, 'billing-payment-methods-change', this.methods);
+      // The focus goes where the disabled method was: the next method's button, else the last one's, else the status.
+      await this.updateComplete;
+      const buttons = this.renderRoot.querySelectorAll<HTMLElement>('.disable');
+      (buttons[index] ?? buttons[buttons.length - 1] ?? this.statusElement())?.focus();
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      this.confirming = null;
+      this.fail(error, 'error_disable');
+      void this.focusLater(`[data-id="${id}"].disable`);
+    } finally {
+      this.disabling = null;
+      if (this.abort === controller) this.abort = undefined;
+    }
+  };
+
+  private idOf(e: Event): number {
+    return Number((e.currentTarget as HTMLElement).dataset.id);
+  }
+
+  /** Shows a failure and tells the page; an expired session replaces the list, as nothing else can work. */
+  private fail(error: unknown, fallback: 'error_load' | 'error_disable'): void {
+    const failure = error instanceof PayError ? error : new PayError('relay', 'internal_error', String(error), { cause: error });
+    this.failure = failure;
+    const expired = failure.code === 'session_invalid';
+    if (expired || fallback === 'error_load') this.state = 'error';
+    emit(this, 'billing-payment-methods-error', { code: failure.code, message: this.failureText(langOf(this), fallback) });
+    if (expired) void this.focusLater('.status');
+  }
+
+  private failureText(lang: Lang, fallback: 'error_load' | 'error_disable' = this.state === 'error' ? 'error_load' : 'error_disable'): string {
+    const code = this.failure?.code;
+    const t = PAYMENT_METHODS_TEXTS[lang];
+    if (code === 'session_invalid') return t.error_session;
+    if (code === 'timeout') return TEXTS[lang].labels.error_timeout;
+    if (code === 'network_error') return TEXTS[lang].labels.error_network;
+    if (code === 'not_found' && fallback === 'error_disable') return t.error_gone;
+    return t[fallback];
+  }
+
+  private async focusLater(selector: string): Promise<void> {
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>(selector)?.focus();
+  }
+
+  private statusElement(): HTMLElement | null {
+    return this.renderRoot.querySelector<HTMLElement>('.status');
+  }
+
+  /** The name a person knows the method by: its title or masked card, else its number. */
+  private titleOf(m: SavedPaymentMethod, t: PaymentMethodsTexts): string {
+    const card = m.card_last4 ? `${m.card_brand ?? ''} •••• ${m.card_last4}`.trim() : '';
+    return String(m.title || m.card_mask || m.masked_pan || card || fill(t.method, { id: String(m.id) }));
+  }
+
+  private kindOf(m: SavedPaymentMethod, lang: Lang, t: PaymentMethodsTexts): string {
+    const kind = m.method === 'bank_card' ? t.bank_card : m.method;
+    const system = m.system ? fill(TEXTS[lang].labels.system_name, { id: String(m.system) }) : '';
+    return [kind, system].filter(Boolean).join(' · ');
+  }
+
+  private statusText(lang: Lang, t: PaymentMethodsTexts): string {
+    if (this.state === 'loading') return t.loading;
+    if (this.failure) return this.failureText(lang);
+    if (this.disabling !== null) return t.disabling;
+    const done = this.done ? fill(t.disabled, { title: this.done }) : '';
+    return [done, this.state === 'ready' && !this.methods.length ? t.empty : ''].filter(Boolean).join(' ');
+  }
+
+  private renderMethod(m: SavedPaymentMethod, lang: Lang, t: PaymentMethodsTexts): TemplateResult {
+    const title = this.titleOf(m, t);
+    const kind = this.kindOf(m, lang, t);
+    const busy = this.disabling !== null;
+    let action: TemplateResult | typeof nothing = nothing;
+    if (this.confirming === m.id) {
+      action = html`<div class="confirm" part="confirm" role="group" aria-labelledby="q-${m.id}" @keydown=${this.onConfirmKey}>
+        <p id="q-${m.id}" part="question">${fill(t.question, { title })}</p>
+        <div class="actions">
+          <button
+            type="button"
+            part="button confirm-button"
+            data-id=${m.id}
+            aria-label=${fill(t.disable_for, { title })}
+            aria-disabled=${busy ? 'true' : 'false'}
+            @click=${this.onConfirm}
+          >
+            ${t.confirm}
+          </button>
+          <button
+            type="button"
+            class="keep secondary"
+            part="button keep-button"
+            aria-label=${fill(t.keep_for, { title })}
+            aria-disabled=${busy ? 'true' : 'false'}
+            @click=${this.onKeep}
+          >
+            ${t.keep}
+          </button>
+        </div>
+      </div>`;
+    } else if (m.autopayment) {
+      action = html`<button
+        type="button"
+        class="disable secondary"
+        part="button disable"
+        data-id=${m.id}
+        aria-label=${fill(t.disable_for, { title })}
+        ?disabled=${busy}
+        @click=${this.onDisable}
+      >
+        ${t.disable}
+      </button>`;
+    }
+    return html`<li part="method">
+      <span class="title" part="title">${title}</span>
+      ${kind ? html`<span class="kind" part="kind">${kind}</span>` : nothing}
+      <span class="autopay ${m.autopayment ? 'on' : ''}" part="autopay">${m.autopayment ? t.autopay_on : t.autopay_off}</span>
+      ${action}
+    </li>`;
+  }
+
+  override render(): TemplateResult {
+    const lang = langOf(this);
+    const t = PAYMENT_METHODS_TEXTS[lang];
+    const failed = this.failure !== null;
+    const list = this.state === 'ready' && this.methods.length;
+    const retry = this.state === 'error' && this.failure?.code !== 'session_invalid';
+    return html`<div class="panel" part="base">
+      ${list
+        ? html`<ul part="list" aria-label=${t.list}>
+            ${this.methods.map((m) => this.renderMethod(m, lang, t))}
+          </ul>`
+        : nothing}
+      <p class="status ${failed ? 'error' : ''}" part="status" role="status" tabindex="-1">${this.statusText(lang, t)}</p>
+      ${retry ? html`<button type="button" part="button retry" @click=${this.load}>${t.retry}</button>` : nothing}
+    </div>`;
+  }
+}

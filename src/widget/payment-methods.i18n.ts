@@ -1,0 +1,57 @@
+/**
+ * The texts of `<billing-payment-methods>` in English and Russian. The language is resolved as for `<billing-pay>`
+ * (`langOf` in i18n.ts); `{title}` is the method's name as shown in the list.
+ */
+import type { Lang } from './i18n.js';
+
+const EN = {
+  list: 'Saved payment methods',
+  loading: 'Loading saved payment methods…',
+  empty: 'No saved payment methods.',
+  method: 'Payment method {id}',
+  bank_card: 'Bank card',
+  autopay_on: 'Autopayment on',
+  autopay_off: 'Autopayment off',
+  disable: 'Disable autopayment',
+  disable_for: 'Disable autopayment for {title}',
+  question: 'Disable autopayment with {title}? The method is no longer saved; to pay automatically again, save it with your next payment.',
+  confirm: 'Disable',
+  keep: 'Keep',
+  keep_for: 'Keep autopayment for {title}',
+  disabling: 'Disabling autopayment…',
+  disabled: 'Autopayment with {title} is disabled.',
+  retry: 'Try again',
+  error_session: 'Your session has expired; reload the page.',
+  error_load: 'Saved payment methods could not be loaded.',
+  error_disable: 'The autopayment could not be disabled. Try again later.',
+  error_gone: 'This payment method is no longer saved.',
+};
+
+export type PaymentMethodsTexts = typeof EN;
+
+export const PAYMENT_METHODS_TEXTS: Record<Lang, PaymentMethodsTexts> = {
+  en: EN,
+  ru: {
+    list: 'Сохранённые способы оплаты',
+    loading: 'Загружаем сохранённые способы оплаты…',
+    empty: 'Нет сохранённых способов оплаты.',
+    method: 'Способ оплаты {id}',
+    bank_card: 'Банковская карта',
+    autopay_on: 'Автоплатёж включён',
+    autopay_off: 'Автоплатёж выключен',
+    disable: 'Отключить автоплатёж',
+    disable_for: 'Отключить автоплатёж для {title}',
+    question:
+      'Отключить автоплатёж для {title}? Способ оплаты больше не будет сохранён; чтобы снова платить автоматически, сохраните его при следующей оплате.',
+    confirm: 'Отключить',
+    keep: 'Оставить',
+    keep_for: 'Оставить автоплатёж для {title}',
+    disabling: 'Отключаем автоплатёж…',
+    disabled: 'Автоплатёж для {title} отключён.',
+    retry: 'Попробовать снова',
+    error_session: 'Сеанс истёк; обновите страницу.',
+    error_load: 'Не удалось загрузить сохранённые способы оплаты.',
+    error_disable: 'Не удалось отключить автоплатёж. Попробуйте позже.',
+    error_gone: 'Этот способ оплаты уже не сохранён.',
+  },
+};
