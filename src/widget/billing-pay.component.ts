@@ -18,6 +18,7 @@ import {
   type RelaySystem,
 } from './relay-client.js';
 import { buildPaymentRequest, takes, TEXT_PARAMS, type FormValues } from './request.js';
+import { fetchSessionAgreement } from './session-client.js';
 
 /** Where a submit is: an invalid form or a failed request ends in `error`; a cancelled one goes back to `idle`. */
 export type SubmitState = 'idle' | 'validating' | 'sending' | 'redirecting' | 'error';
@@ -108,6 +109,8 @@ export class BillingPay extends LitElement {
   @state() private values: Record<ValueKey, string> = { ...NO_VALUES };
   @state() private save = false;
   @state() private linkOnly = false;
+  /** The agreement the client session names (found by kind 11, agreement ID), once loaded. */
+  @state() private sessionAgreement = '';
 
   /** Base URL of the relay: the widget reads `{relay}/config` and posts to `{relay}/payments`. */
   @property() relay = '';
@@ -126,6 +129,12 @@ export class BillingPay extends LitElement {
 
   /** A preset lookup value (of the first `lookup` kind): the client does not type it. */
   @property() agreement = '';
+
+  /**
+   * A client session signed by the merchant's backend for the logged-in client: the agreement it names is preset
+   * (lookup kind 11), so the client types only the amount. A preset `agreement` wins; an invalid session is ignored.
+   */
+  @property() session = '';
 
   /** Where the client comes back after paying; default: the current page. */
   @property({ attribute: 'return-url' }) returnUrl = '';
@@ -189,7 +198,7 @@ export class BillingPay extends LitElement {
   }
 
   protected override updated(changed: PropertyValues<this>): void {
-    if (changed.has('relay')) void this.loadConfig();
+    if (changed.has('relay') || changed.has('session')) void this.loadConfig();
   }
 
   private async loadConfig(): Promise<void> {
@@ -202,7 +211,11 @@ export class BillingPay extends LitElement {
     }
     this.configState = 'loading';
     try {
-      const config = await fetchConfig(this.relay, controller.signal);
+      const [config, agreement] = await Promise.all([
+        fetchConfig(this.relay, controller.signal),
+        this.session ? fetchSessionAgreement(this.relay, this.session, controller.signal).catch(() => 0) : 0,
+      ]);
+      this.sessionAgreement = agreement && config.lookups.includes(11) ? String(agreement) : '';
       this.config = config;
       this.configState = 'ready';
       await this.updateComplete;
@@ -265,9 +278,11 @@ export class BillingPay extends LitElement {
       ? [...new Set(wanted)].flatMap((id) => offered.filter((s) => s.id === id))
       : offered;
     const system = systems.find((s) => s.id === this.chosenSystem) ?? systems[0];
-    const listed = this.lookup.split(/[\s,]+/).filter(Boolean).map(Number).filter(isLookupKind);
+    // A session's agreement is found by its ID (kind 11), unless the merchant presets one of their own.
+    const lookup = this.agreement || !this.sessionAgreement ? this.lookup : '11';
+    const listed = lookup.split(/[\s,]+/).filter(Boolean).map(Number).filter(isLookupKind);
     const kinds = listed.length ? [...new Set(listed)] : ([5] as LookupKind[]);
-    const kind = this.agreement ? kinds[0]! : (kinds.find((k) => k === this.chosenKind) ?? kinds[0]!);
+    const kind = this.preset ? kinds[0]! : (kinds.find((k) => k === this.chosenKind) ?? kinds[0]!);
     const spec = system && SYSTEMS[system.id];
     const canSave = Boolean(system?.canSave && spec?.autopay);
     return {
@@ -338,7 +353,7 @@ export class BillingPay extends LitElement {
       system: v.system!.id,
       amount,
       lookupKind: v.kind,
-      lookupValue: this.agreement || this.values.lookupValue,
+      lookupValue: this.preset || this.values.lookupValue,
       save: this.save,
       linkOnly: this.linkOnly,
       returnUrl: this.returnUrl || window.location.href,
@@ -371,6 +386,11 @@ export class BillingPay extends LitElement {
     } catch {
       window.location.assign(url);
     }
+  }
+
+  /** The agreement the client does not type: the merchant's preset, else the one the session names. */
+  private get preset(): string {
+    return this.agreement || this.sessionAgreement;
   }
 
   private get busy(): boolean {
@@ -442,8 +462,8 @@ export class BillingPay extends LitElement {
 
   private renderLookup(v: View, used: Set<string>): TemplateResult {
     const kindName = v.t.kinds[LOOKUP_KEYS[v.kind]];
-    if (this.agreement) {
-      return html`<p class="preset" part="preset"><span class="label">${kindName}:</span> ${this.agreement}</p>`;
+    if (this.preset) {
+      return html`<p class="preset" part="preset"><span class="label">${kindName}:</span> ${this.preset}</p>`;
     }
     const kindProblem = this.problems.agreement_param_id;
     let chooser: TemplateResult | typeof nothing = nothing;
@@ -531,7 +551,7 @@ export class BillingPay extends LitElement {
     if (this.submitState !== 'error' || !this.failure) return '';
     const unshown = Object.entries(this.problems)
       .filter(([path]) => !used.has(path))
-      .map(([path, p]) => `${fieldLabel(v, path, this.agreement)}: ${problemIn(v.lang, p)}`);
+      .map(([path, p]) => `${fieldLabel(v, path, this.preset)}: ${problemIn(v.lang, p)}`);
     return [labels[messageKey(this.failure)], ...unshown].join(' ');
   }
 
