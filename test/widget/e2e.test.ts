@@ -3,8 +3,10 @@
  * runner, see web-test-runner.config.js). A client pays with each system, saves a method with A, and the sandbox
  * shows the payment and the saved method with autopayment.
  */
-import { expect, html, oneEvent } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import '../../src/widget/billing-pay.js';
+import '../../src/widget/billing-payment-methods.js';
+import type { BillingPaymentMethods } from '../../src/widget/billing-payment-methods.js';
 import type { BillingPay } from '../../src/widget/billing-pay.js';
 import { click, mount, pay, type } from './helpers.js';
 
@@ -101,5 +103,35 @@ describe('<billing-pay> end to end: widget → relay → billing sandbox', () =>
     const { detail } = await error;
     expect(detail.code).to.equal('billing_rejected');
     expect(el.shadowRoot!.textContent).to.contain(detail.message);
+  });
+
+  it('the saved method appears in <billing-payment-methods>, and disabling it there disables it in the billing', async () => {
+    const pay = await mount(html`<billing-pay lang="en" relay=${stack.relay}></billing-pay>`);
+    const url = await payWith(pay, 'System A', '10.00', { save: true });
+    await e2e('decide', { url, decision: 'pay' });
+    const saved = (await e2e<{ payment_method_id: number; enable_auto_payments: boolean }[]>('methods', { agreement: '1001' })).at(-1)!;
+    expect(saved.enable_auto_payments).to.equal(true);
+
+    const { session } = await e2e<{ session: string }>('session', { agreement: '1001' });
+    const list = await fixture<BillingPaymentMethods>(
+      html`<billing-payment-methods lang="en" relay=${stack.relay} session=${session}></billing-payment-methods>`,
+    );
+    const root = list.shadowRoot!;
+    const disableButtons = async () => {
+      for (let i = 0; i < 100 && !root.querySelector('[part~="disable"]'); i += 1) await new Promise((r) => setTimeout(r, 20));
+      return [...root.querySelectorAll<HTMLButtonElement>('[part~="disable"]')];
+    };
+    const buttons = await disableButtons();
+    expect(buttons.length).to.be.greaterThan(0);
+    const changed = oneEvent(list, 'billing-payment-methods-change');
+    buttons.at(-1)!.click(); // the newest method is listed last
+    await list.updateComplete;
+    root.querySelector<HTMLButtonElement>('[part~="confirm-button"]')!.click();
+    const { detail } = await changed;
+    expect((detail as { id: number }[]).some((m) => m.id === saved.payment_method_id)).to.equal(false);
+
+    const after = (await e2e<{ payment_method_id: number; enable_auto_payments: boolean; status: number }[]>('methods', { agreement: '1001' }))
+      .find((m) => m.payment_method_id === saved.payment_method_id)!;
+    expect(after).to.include({ enable_auto_payments: false, status: 3 });
   });
 });
