@@ -9,6 +9,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { loadConfig } from '../src/relay/config.js';
 import { startRelay } from '../src/relay/server.js';
+import { createClientSession } from '../src/relay/session.js';
 import { startSandbox } from '../src/sandbox/server.js';
 
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -16,6 +17,8 @@ const sandboxPort = port('SANDBOX_PORT', 8790);
 const relayPort = port('RELAY_PORT', 8787);
 const demoPort = port('DEMO_PORT', 8080);
 const root = fileURLToPath(new URL('..', import.meta.url));
+/** The demo merchant's and relay's shared key for client sessions (a fixed demo value; never use it elsewhere). */
+const SESSION_SECRET = 'billing-pay-demo-session-secret-not-for-production';
 
 const sandbox = await startSandbox({ port: sandboxPort, publicUrl: `http://localhost:${sandboxPort}` });
 
@@ -30,6 +33,7 @@ const relay = await startRelay(
     ALLOWED_ORIGINS: [demoPort, 5173].flatMap((p) => [`http://localhost:${p}`, `http://127.0.0.1:${p}`]).join(','),
     PORT: String(relayPort),
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    SESSION_SECRET,
   }),
 );
 
@@ -37,6 +41,11 @@ const demo = new Hono();
 demo.get('/billing-pay.js', async (c) =>
   c.body(await readFile(`${root}dist/billing-pay.js`, 'utf8'), 200, { 'content-type': 'text/javascript; charset=utf-8' }),
 );
+// The merchant's backend: the demo client (agreement 1001) is "logged in", so it signs them a client session.
+demo.get('/demo-session', async (c) => {
+  c.header('Cache-Control', 'no-store');
+  return c.json({ session: await createClientSession({ agreementId: 1001, ttlSeconds: 900 }, SESSION_SECRET) });
+});
 demo.use('/*', serveStatic({ root: `${root}demo` }));
 serve({ fetch: demo.fetch, port: demoPort, hostname: '127.0.0.1' });
 
@@ -44,6 +53,7 @@ console.log(`
   billing-pay demo is running
 
   Merchant page (open this):  http://localhost:${demoPort}/
+  My account (saved methods): http://localhost:${demoPort}/account.html
   Billing sandbox:            http://localhost:${sandboxPort}/   (client cards, saved methods)
   Relay:                      http://localhost:${relayPort}/config
 
