@@ -184,7 +184,10 @@ export class BillingPaymentMethods extends LitElement {
       if (controller.signal.aborted) return;
       this.confirming = null;
       this.fail(error, 'error_disable');
-      void this.focusLater(`[data-id="${id}"].disable`);
+      // Gone already (disabled in another tab, say): it leaves the list, and the focus goes to the message.
+      const gone = this.failure?.code === 'not_found';
+      if (gone) this.methods = this.methods.filter((m) => m.id !== id);
+      void this.focusLater(gone ? '.status' : `[data-id="${id}"].disable`);
     } finally {
       this.disabling = null;
       if (this.abort === controller) this.abort = undefined;

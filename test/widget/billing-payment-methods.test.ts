@@ -272,6 +272,25 @@ describe('<billing-payment-methods>', () => {
   });
 
   describe('errors', () => {
+    it('a method that is already gone leaves the list, with a word why', async () => {
+      relay.restore();
+      const gone = { error: { code: 'not_found', message: 'There is no such payment method on this agreement.' } };
+      relay = stubMethods({ remove: () => json(gone, 404) });
+      const el = await mount();
+      await press(el, 'Disable autopayment for Visa •••• 4242');
+      const error = oneEvent(el, 'billing-payment-methods-error');
+      await press(el, 'Disable autopayment for Visa •••• 4242');
+      expect((await error).detail).to.deep.equal({ code: 'not_found', message: 'This payment method is no longer saved.' });
+      await el.updateComplete;
+      expect(items(el)).to.deep.equal([
+        'Mir •••• 1234 Bank card · System B Autopayment on Disable autopayment',
+        '5555 55•• •••• 4444 System A Autopayment off',
+      ]);
+      expect(status(el)).to.equal('This payment method is no longer saved.');
+      await settle();
+      expect(focused(el)).to.equal('status');
+    });
+
     it('an expired session shows "reload the page" and fires billing-payment-methods-error', async () => {
       relay.restore();
       relay = stubMethods({ list: unauthorized });
