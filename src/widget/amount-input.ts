@@ -1,56 +1,73 @@
 /**
  * What a person types into the Amount field, read as money text: never through a float.
  *
- * Accepted: `1500`, `1500.5`, `1500.50`; in Russian also `1 500,50` (with a plain space, a no-break space U+00A0 or
- * a narrow no-break space U+202F between groups of three) and a decimal point; in English also `1,500.50`.
+ * The marks come from `Intl.NumberFormat` for the widget's locale: in English `1,500.50`, in Russian `1 500,50` (a
+ * plain space, a no-break space U+00A0 or a narrow no-break space U+202F between groups), in German `1.500,50`.
+ * Spaces always group digits; a point is also read as the decimal mark where it is not the group mark (Russian
+ * `1500.50`). Groups are of three digits (of two in the middle, as in Indian English `12,34,567`); without any group
+ * mark, digits are read as they are (`1500`).
  * The answer is the canonical two-decimal text of the shared model (`"1500.50"`) or the problem key that says why not.
  */
 import { canonicalAmount, MAX_INTEGER_DIGITS } from '../eps/amount.js';
-import type { Lang } from './i18n.js';
 
 export type AmountInputProblem = 'required' | 'amount_format' | 'amount_decimals' | 'amount_positive';
 
 export type AmountInput = { ok: true; amount: string } | { ok: false; problem: AmountInputProblem };
 
-/** Space-like characters people and `Intl` put between digit groups. */
-const GROUP_SPACES = /[\s\u00a0\u202f\u2007\u2009]/g;
+/** `Intl.NumberFormat` with Latin digits, for `locale` or (an invalid tag) English. */
+function numberFormat(locale: string): Intl.NumberFormat {
+  try {
+    return new Intl.NumberFormat(locale, { numberingSystem: 'latn' } as Intl.NumberFormatOptions);
+  } catch {
+    return new Intl.NumberFormat('en');
+  }
+}
 
-export function parseAmountInput(text: string, lang: Lang): AmountInput {
-  const source = text.replace(GROUP_SPACES, ' ').trim();
+/** The group and decimal marks of a locale: `[',', '.']` in English, `['\u00a0', ',']` in Russian. */
+function marks(format: Intl.NumberFormat): [group: string, decimal: string] {
+  const parts = format.formatToParts(12345.6);
+  const mark = (type: string, fallback: string) => parts.find((p) => p.type === type)?.value ?? fallback;
+  return [mark('group', ','), mark('decimal', '.')];
+}
+
+const escape = (text: string) => text.replace(/[\\^\]-]/g, '\\$&');
+
+export function parseAmountInput(text: string, locale: string): AmountInput {
+  const source = text.replace(/\s+/g, ' ').trim();
   if (!source) return { ok: false, problem: 'required' };
   if (/^[-−‒–]/.test(source)) return { ok: false, problem: 'amount_positive' };
 
-  // The decimal separator: a comma in Russian, a point in English; a point is also read as decimal in Russian.
-  const groupMark = lang === 'ru' ? ' ' : /[ ,]/;
-  const decimalMark = lang === 'ru' ? /[.,]/ : /\./;
-  const match = new RegExp(`^([\\d ${lang === 'ru' ? '' : ','}]+?)(?:${decimalMark.source}(\\d*))?$`).exec(source);
+  const [group, decimal] = marks(numberFormat(locale));
+  const groupMarks = ` ${/\s/.test(group) ? '' : group}`;
+  const decimalMarks = decimal + (group === '.' ? '' : '.');
+  const match = new RegExp(`^(\\d[\\d${escape(groupMarks)}]*?)(?:[${escape(decimalMarks)}](\\d*))?$`).exec(source);
   if (!match) return { ok: false, problem: 'amount_format' };
   const [, wholeText = '', fraction = ''] = match;
 
-  const groups = wholeText.split(groupMark);
-  const grouped = groups.length > 1;
-  if (grouped && !groups.every((g, i) => (i === 0 ? /^\d{1,3}$/ : /^\d{3}$/).test(g))) {
+  const used = new Set(wholeText.replace(/\d/g, ''));
+  const groups = wholeText.split(/\D/);
+  const last = groups.length - 1;
+  if (used.size > 1 || (last > 0 && !groups.every((g, i) => (i ? (i === last ? /^\d{3}$/ : /^\d{2,3}$/) : /^\d{1,3}$/).test(g)))) {
     return { ok: false, problem: 'amount_format' };
   }
-  if (lang !== 'ru' && /,/.test(wholeText) && / /.test(wholeText)) return { ok: false, problem: 'amount_format' };
-  const whole = groups.join('');
-  if (!/^\d+$/.test(whole) || whole.replace(/^0+(?=\d)/, '').length > MAX_INTEGER_DIGITS) {
-    return { ok: false, problem: 'amount_format' };
-  }
-  if (match[2] !== undefined && !fraction) return { ok: false, problem: 'amount_format' };
+  const whole = groups.join('').replace(/^0+(?=\d)/, '');
+  if (whole.length > MAX_INTEGER_DIGITS || (match[2] !== undefined && !fraction)) return { ok: false, problem: 'amount_format' };
   if (fraction.length > 2) return { ok: false, problem: 'amount_decimals' };
 
-  const amount = canonicalAmount(`${whole.replace(/^0+(?=\d)/, '')}${fraction ? `.${fraction}` : ''}`);
+  const amount = canonicalAmount(fraction ? `${whole}.${fraction}` : whole);
   if (amount === null) return { ok: false, problem: 'amount_format' };
-  if (/^0\.00$/.test(amount)) return { ok: false, problem: 'amount_positive' };
+  if (amount === '0.00') return { ok: false, problem: 'amount_positive' };
   return { ok: true, amount };
 }
 
-/** The canonical text shown the way the language writes it: `"1500.50"` → `1 500,50` (ru, no-break spaces) or `1,500.50`. */
-export function formatAmount(canonical: string, lang: Lang): string {
+/**
+ * The canonical text shown the way the locale writes it, exactly (the whole part goes to `Intl` as a `bigint`):
+ * `"1500.50"` → `1,500.50` (English), `1 500,50` (Russian, no-break space), `1.500,50` (German).
+ */
+export function formatAmount(canonical: string, locale: string): string {
   const match = /^(\d+)(?:\.(\d+))?$/.exec(canonical);
   if (!match) return canonical;
-  const [, whole = '', fraction] = match;
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, lang === 'ru' ? '\u00a0' : ',');
-  return fraction === undefined ? grouped : `${grouped}${lang === 'ru' ? ',' : '.'}${fraction}`;
+  const format = numberFormat(locale);
+  const whole = format.format(BigInt(match[1]!));
+  return match[2] === undefined ? whole : `${whole}${marks(format)[1]}${match[2]}`;
 }

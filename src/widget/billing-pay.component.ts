@@ -7,7 +7,7 @@ import { SYSTEMS, type SystemId } from '../eps/systems.js';
 import { formatAmount, parseAmountInput } from './amount-input.js';
 import styles from './billing-pay.styles.js';
 import { emit } from './emit.js';
-import { fill, langOf, problemIn, TEXTS, type Lang, type Texts } from './i18n.js';
+import { fill, langTagOf, problemOf, resolveTexts, type Texts, type TextsOption } from './i18n.js';
 import {
   fetchConfig,
   isSafeRedirect,
@@ -27,7 +27,8 @@ type ValueKey = 'amount' | 'lookupValue' | 'email' | 'phone' | 'name' | 'comment
 
 /** What the form offers right now, derived from the attributes and the relay's `/config`. */
 interface View {
-  lang: Lang;
+  /** The locale of the texts, for `Intl` and the form's `lang`. */
+  locale: string;
   t: Texts;
   systems: RelaySystem[];
   system: RelaySystem | undefined;
@@ -84,7 +85,8 @@ const NO_VALUES: Record<ValueKey, string> = { amount: '', lookupValue: '', email
  * @cssprop [--billing-pay-spacing=1rem] - Space between fields and around the form.
  * @cssprop [--billing-pay-max-width=28rem] - The widest the element grows.
  *
- * @attr lang - `ru` or `en` (the standard attribute); when absent, the closest ancestor's or the page's language.
+ * @attr lang - The language (the standard attribute): `ru` and `en` are built in, any other needs `texts` for it; when
+ *   absent, the closest ancestor's or the page's language. Amounts are read and written in its number format (`Intl`).
  */
 export class BillingPay extends LitElement {
   static override styles = styles;
@@ -92,8 +94,8 @@ export class BillingPay extends LitElement {
   /** Aborts the `/config` request and the payment in flight (when the element is removed, for one). */
   private configAbort?: AbortController;
   private payAbort?: AbortController;
-  /** The language the amount text was last shown in. */
-  private shownLang?: Lang;
+  /** The locale the amount text was last shown in. */
+  private shownLocale?: string;
 
   /** The relay's `/config`, once loaded. */
   @state() private config: RelayConfig | null = null;
@@ -160,6 +162,16 @@ export class BillingPay extends LitElement {
   /** Offer "Only link the card (no charge)" with a saved method, where the system can (A). */
   @property({ type: Boolean, attribute: 'allow-link-only' }) allowLinkOnly = false;
 
+  /**
+   * Texts that replace the built-in ones, for every language (`{labels: {pay: 'Pay now'}}`) or per language tag
+   * (`{ru: {labels: {…}}, de: {labels: {…}, kinds: {…}, problems: {…}}}`): a tag that is not built in becomes a
+   * language of its own, on top of English. Keys: `labels`, `kinds` and `problems` of `TEXTS.en`. As an attribute: JSON.
+   */
+  @property({ type: Object }) texts: TextsOption | null = null;
+
+  /** The colour scheme: `auto` follows the page's `prefers-color-scheme`; `light` or `dark` forces one. */
+  @property({ reflect: true }) theme: 'light' | 'dark' | 'auto' = 'auto';
+
   static override get observedAttributes(): string[] {
     return [...super.observedAttributes, 'lang'];
   }
@@ -183,16 +195,16 @@ export class BillingPay extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    const lang = langOf(this);
+    const { locale } = this.speech();
     if (changed.has('amount')) {
       const canonical = canonicalAmount(this.amount);
-      this.values = { ...this.values, amount: canonical ? formatAmount(canonical, lang) : this.amount };
-    } else if (this.shownLang && lang !== this.shownLang) {
+      this.values = { ...this.values, amount: canonical ? formatAmount(canonical, locale) : this.amount };
+    } else if (this.shownLocale && locale !== this.shownLocale) {
       // Keep a readable amount readable when the language (and so the decimal mark) changes.
-      const parsed = parseAmountInput(this.values.amount, this.shownLang);
-      if (parsed.ok) this.values = { ...this.values, amount: formatAmount(parsed.amount, lang) };
+      const parsed = parseAmountInput(this.values.amount, this.shownLocale);
+      if (parsed.ok) this.values = { ...this.values, amount: formatAmount(parsed.amount, locale) };
     }
-    this.shownLang = lang;
+    this.shownLocale = locale;
     if (changed.has('email')) this.values = { ...this.values, email: this.email };
     if (changed.has('phone')) this.values = { ...this.values, phone: this.phone };
   }
@@ -269,9 +281,13 @@ export class BillingPay extends LitElement {
     this.problems = problems;
   }
 
+  /** The texts and locale in effect: the language of the element or the page, with the page's `texts`. */
+  private speech() {
+    return resolveTexts(langTagOf(this), this.texts);
+  }
+
   /** What the attributes and `/config` offer, with the client's current choices. */
   private view(): View {
-    const lang = langOf(this);
     const offered = this.config?.systems ?? [];
     const wanted = this.systems.toUpperCase().split(/[\s,]+/).filter(Boolean);
     const systems = wanted.length
@@ -286,8 +302,7 @@ export class BillingPay extends LitElement {
     const spec = system && SYSTEMS[system.id];
     const canSave = Boolean(system?.canSave && spec?.autopay);
     return {
-      lang,
-      t: TEXTS[lang],
+      ...this.speech(),
       systems,
       system,
       kinds,
@@ -306,7 +321,7 @@ export class BillingPay extends LitElement {
       this.submitState = 'idle';
       return;
     }
-    const amount = parseAmountInput(this.values.amount, v.lang);
+    const amount = parseAmountInput(this.values.amount, v.locale);
     const body = buildPaymentRequest(this.formValues(v, amount.ok ? amount.amount : this.values.amount), v);
     const checked = checkRequest(body, {
       maxAmount: toMinorUnits(this.config.maxAmount) ?? BigInt(Number.MAX_SAFE_INTEGER),
@@ -362,12 +377,12 @@ export class BillingPay extends LitElement {
 
   /** Shows a failure, tells the page (`billing-pay-error`) and moves the focus where the person can act on it. */
   private report(failure: PayError, label?: 'error_config'): void {
-    const { lang, t } = this.view();
+    const { t } = this.speech();
     this.failure = failure;
     if (!label) this.submitState = 'error';
     const message = t.labels[label ?? messageKey(failure)];
     const fields = failure.fields
-      ? Object.fromEntries(Object.entries(failure.fields).map(([path, p]) => [path, problemIn(lang, p)]))
+      ? Object.fromEntries(Object.entries(failure.fields).map(([path, p]) => [path, problemOf(t, p)]))
       : undefined;
     emit(this, 'billing-pay-error', { code: failure.code, message, ...(fields && { fields }) });
     if (label) return;
@@ -430,7 +445,7 @@ export class BillingPay extends LitElement {
   }
 
   private error(v: View, id: string, problem: string | undefined): TemplateResult | typeof nothing {
-    return problem ? html`<p id=${id} class="error" part="error">${problemIn(v.lang, problem)}</p>` : nothing;
+    return problem ? html`<p id=${id} class="error" part="error">${problemOf(v.t, problem)}</p>` : nothing;
   }
 
   private renderSystems(v: View, used: Set<string>): TemplateResult {
@@ -551,7 +566,7 @@ export class BillingPay extends LitElement {
     if (this.submitState !== 'error' || !this.failure) return '';
     const unshown = Object.entries(this.problems)
       .filter(([path]) => !used.has(path))
-      .map(([path, p]) => `${fieldLabel(v, path, this.preset)}: ${problemIn(v.lang, p)}`);
+      .map(([path, p]) => `${fieldLabel(v, path, this.preset)}: ${problemOf(v.t, p)}`);
     return [labels[messageKey(this.failure)], ...unshown].join(' ');
   }
 
@@ -592,7 +607,7 @@ export class BillingPay extends LitElement {
       : nothing;
     const status = this.statusText(v, used);
     const failed = this.submitState === 'error' || this.configState === 'failed';
-    return html`<form part="form" novalidate aria-label=${labels.form} @submit=${this.onSubmit}>
+    return html`<form part="form" lang=${v.locale} novalidate aria-label=${labels.form} @submit=${this.onSubmit}>
       ${content}
       <p class="status ${failed ? 'error' : ''}" part="status" role="status">${status}</p>
       ${ready

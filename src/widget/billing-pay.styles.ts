@@ -24,12 +24,14 @@ export default css`
     font-family: var(--billing-pay-font-family);
     font-size: var(--billing-pay-font-size);
     line-height: 1.4;
+    overflow-wrap: anywhere;
     color: var(--billing-pay-color-text);
     color-scheme: light;
   }
 
+  /* Dark: by the page's colour scheme unless theme="light", or always with theme="dark". */
   @media (prefers-color-scheme: dark) {
-    :host {
+    :host(:not([theme='light'])) {
       --billing-pay-color-text: #e7e9ee;
       --billing-pay-color-muted: #aab1bd;
       --billing-pay-color-background: #181b21;
@@ -43,6 +45,19 @@ export default css`
     }
   }
 
+  :host([theme='dark']) {
+    --billing-pay-color-text: #e7e9ee;
+    --billing-pay-color-muted: #aab1bd;
+    --billing-pay-color-background: #181b21;
+    --billing-pay-color-field: #20242c;
+    --billing-pay-color-border: #8a93a3;
+    --billing-pay-color-accent: #8db4ff;
+    --billing-pay-color-accent-text: #0b1020;
+    --billing-pay-color-error: #ffb4ab;
+    --billing-pay-color-focus: #8db4ff;
+    color-scheme: dark;
+  }
+
   :host([hidden]) {
     display: none;
   }
@@ -54,6 +69,7 @@ export default css`
   }
 
   form {
+    position: relative;
     display: grid;
     gap: var(--billing-pay-spacing);
     padding: var(--billing-pay-spacing);
@@ -148,8 +164,9 @@ export default css`
     font-size: 0.875em;
   }
 
+  /* An empty live region stays in the accessibility tree (so what it says next is announced), out of the layout. */
   .status:empty {
-    display: none;
+    position: absolute;
   }
 
   .status {

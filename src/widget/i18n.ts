@@ -2,6 +2,8 @@
  * The widget's texts in English and Russian: every label, status and error, every lookup kind and every problem key
  * of the shared model. The language is read when it is needed (never when the module loads): the element's `lang`
  * attribute, else the closest `[lang]` ancestor (crossing shadow roots), else the document's language.
+ *
+ * A page may override any text, or add a language, without a fork: see `TextOverrides` and `resolveTexts`.
  */
 import type { LOOKUP_KEYS } from '../eps/lookup.js';
 import { PROBLEM_TEXTS_EN, type ProblemKey } from '../eps/messages.js';
@@ -156,16 +158,64 @@ export function toLang(tag: string | null | undefined): Lang {
 }
 
 /**
- * The language of an element: its own `lang`, else the nearest ancestor's (through shadow roots), else the
- * document's. Read on demand.
+ * The language tag in effect for an element (`'ru-RU'`, `'de'`, or `''` when nothing says): its own `lang`, else the
+ * nearest ancestor's (through shadow roots), else the document's. Read on demand.
  */
-export function langOf(el: Element): Lang {
+export function langTagOf(el: Element): string {
   for (let node: Element | null = el; node; ) {
     const tag = node.getAttribute('lang');
-    if (tag) return toLang(tag);
+    if (tag) return tag;
     node = node.parentElement ?? ((node.getRootNode() as ShadowRoot).host || null);
   }
-  return toLang(el.ownerDocument.documentElement.lang);
+  return el.ownerDocument.documentElement.lang;
+}
+
+/** The built-in language of an element (`'ru'` or `'en'`), from `langTagOf`. */
+export function langOf(el: Element): Lang {
+  return toLang(langTagOf(el));
+}
+
+/** Any of the texts of one language, each optional: what a page overrides. */
+export interface TextOverrides {
+  labels?: Partial<Record<LabelKey, string>>;
+  kinds?: Partial<Record<KindKey, string>>;
+  problems?: Partial<Record<ProblemKey, string>>;
+}
+
+/**
+ * What a page may set as the `texts` property (or, as JSON, the `texts` attribute): overrides for every language
+ * (`{labels: {pay: 'Pay now'}}`), or per language tag (`{ru: {labels: {…}}, de: {labels: {…}, kinds: {…}}}`).
+ * A tag that is not built in (`de`) becomes a language of its own: its overrides on top of English.
+ */
+export type TextsOption = TextOverrides | Record<string, TextOverrides>;
+
+/** The texts and the locale (for `Intl`) the widget speaks in. */
+export interface Speech {
+  /** The locale of the texts, for `Intl` (`'ru-RU'`, `'de'`, `'en'`). */
+  locale: string;
+  t: Texts;
+}
+
+const PARTS = ['labels', 'kinds', 'problems'] as const;
+
+/**
+ * The texts for a language tag: the built-in language (`ru`, else English), with the page's overrides on top —
+ * those for every language, then those for the tag's language (`de`), then for the exact tag (`de-CH`). A tag with
+ * neither built-in texts nor overrides falls back to English (and English number formats).
+ */
+export function resolveTexts(tag: string, option?: TextsOption | null): Speech {
+  const exact = tag.toLowerCase();
+  const primary = exact.split('-')[0]!;
+  const flat = option && PARTS.some((part) => part in option);
+  const byTag: Record<string, TextOverrides> = flat || !option ? {} : Object.fromEntries(Object.entries(option).map(([k, v]) => [k.toLowerCase(), v]));
+  const own = [primary, exact].flatMap((key) => (key && Object.hasOwn(byTag, key) ? [byTag[key]!] : []));
+  const known = own.length > 0 || primary === 'ru' || primary === 'en';
+  const base = TEXTS[toLang(primary)];
+  const layers = [flat ? (option as TextOverrides) : {}, ...own];
+  const t = Object.fromEntries(
+    PARTS.map((part) => [part, Object.assign({}, base[part], ...layers.map((layer) => layer[part]))]),
+  ) as unknown as Texts;
+  return { locale: (known && tag) || 'en', t };
 }
 
 /** Fills `{name}` placeholders. */
@@ -174,12 +224,18 @@ export function fill(text: string, values: Record<string, string>): string {
 }
 
 /**
- * The text of a problem in `lang`. Accepts a problem key, or the English text the relay answers with (which is
- * mapped back to its key); anything else is shown as it came.
+ * The text of a problem in the given texts. Accepts a problem key, or the English text the relay answers with (which
+ * is mapped back to its key); anything else is shown as it came.
  */
-export function problemIn(lang: Lang, keyOrText: string): string {
-  const problems = TEXTS[lang].problems as Record<string, string>;
-  if (Object.hasOwn(problems, keyOrText)) return problems[keyOrText]!;
-  const key = Object.keys(PROBLEM_TEXTS_EN).find((k) => (PROBLEM_TEXTS_EN as Record<string, string>)[k] === keyOrText);
+export function problemOf(t: Texts, keyOrText: string): string {
+  const problems = t.problems as Record<string, string>;
+  const key = Object.hasOwn(problems, keyOrText)
+    ? keyOrText
+    : Object.keys(PROBLEM_TEXTS_EN).find((k) => (PROBLEM_TEXTS_EN as Record<string, string>)[k] === keyOrText);
   return key ? problems[key]! : keyOrText;
+}
+
+/** `problemOf` with the built-in texts of `lang`. */
+export function problemIn(lang: Lang, keyOrText: string): string {
+  return problemOf(TEXTS[lang], keyOrText);
 }

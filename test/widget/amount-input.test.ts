@@ -69,4 +69,25 @@ describe('amount input', () => {
       expect(parseAmountInput(formatAmount('1234567.50', lang), lang)).to.deep.equal({ ok: true, amount: '1234567.50' });
     }
   });
+
+  it('takes the marks of any locale from Intl, and writes exactly (no float) in it', () => {
+    const cases = [
+      ['de', '1.234.567,50'],
+      ['en-IN', '12,34,567.50'],
+      ['es', '1.234.567,50'],
+      ['de-CH', /^1.234.567\.50$/], // an apostrophe, straight or curly with the ICU version
+      ['fr', /^1\s234\s567,50$/], // a narrow or a plain no-break space, with the ICU version
+    ] as const;
+    for (const [locale, text] of cases) {
+      const written = formatAmount('1234567.50', locale);
+      if (typeof text === 'string') expect(written, locale).to.equal(text);
+      else expect(written, locale).to.match(text);
+      expect(parseAmountInput(written, locale), locale).to.deep.equal({ ok: true, amount: '1234567.50' });
+    }
+    expect(formatAmount('999999999999999.99', 'en'), 'beyond a float’s precision').to.equal('999,999,999,999,999.99');
+    expect(formatAmount('1500.00', 'es'), 'Spanish groups from five digits').to.equal('1500,00');
+    expect(parseAmountInput('1500.50', 'de'), 'a point groups in German').to.deep.equal({ ok: false, problem: 'amount_format' });
+    expect(parseAmountInput('1 500,5', 'de')).to.deep.equal({ ok: true, amount: '1500.50' });
+    expect(formatAmount('1.50', 'not a tag!')).to.equal('1.50');
+  });
 });

@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { LOOKUP_KEYS } from '../../src/eps/lookup.js';
 import { PROBLEM_TEXTS_EN } from '../../src/eps/messages.js';
-import { langOf, problemIn, TEXTS } from '../../src/widget/i18n.js';
+import { langOf, langTagOf, problemIn, problemOf, resolveTexts, TEXTS } from '../../src/widget/i18n.js';
 
 describe('texts', () => {
   it('has every label, lookup kind and problem key in English and Russian', () => {
@@ -44,5 +44,31 @@ describe('texts', () => {
     } finally {
       outer.remove();
     }
+  });
+
+  it('resolves the texts and the locale of a tag, with a page’s overrides on top', () => {
+    expect(resolveTexts('ru-RU')).to.deep.equal({ locale: 'ru-RU', t: TEXTS.ru });
+    expect(resolveTexts('')).to.deep.equal({ locale: 'en', t: TEXTS.en });
+    expect(resolveTexts('fr-CA').locale, 'no texts: English').to.equal('en');
+
+    const flat = resolveTexts('ru', { labels: { pay: 'Pay now' }, problems: { required: 'Needed.' } });
+    expect(flat.t.labels.pay).to.equal('Pay now');
+    expect(flat.t.labels.amount).to.equal(TEXTS.ru.labels.amount);
+    expect(problemOf(flat.t, 'required')).to.equal('Needed.');
+    expect(problemOf(flat.t, TEXTS.en.problems.required), 'the relay’s English text maps to the override').to.equal('Needed.');
+
+    const de = resolveTexts('de-AT', { de: { labels: { pay: 'Bezahlen' } }, 'de-at': { labels: { amount: 'Summe' } } });
+    expect(de.locale).to.equal('de-AT');
+    expect([de.t.labels.pay, de.t.labels.amount, de.t.labels.phone]).to.deep.equal(['Bezahlen', 'Summe', TEXTS.en.labels.phone]);
+    expect(TEXTS.en.labels.pay, 'the built-in texts are never changed').to.equal('Pay');
+  });
+
+  it('reads the whole language tag for Intl', () => {
+    const outer = document.createElement('div');
+    outer.lang = 'de-CH';
+    const inner = document.createElement('span');
+    outer.append(inner);
+    expect(langTagOf(inner)).to.equal('de-CH');
+    expect(langOf(inner)).to.equal('en');
   });
 });
