@@ -1,5 +1,6 @@
 // `npm run test:browser`: the widget's tests in Debian's Chromium (headless), TypeScript compiled by esbuild with
 // tsconfig.json, so Lit's legacy decorators (`experimentalDecorators`, `useDefineForClassFields: false`) apply.
+import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
@@ -27,9 +28,39 @@ function e2eStack() {
   };
 }
 
+/**
+ * Every test page runs under a strict Content-Security-Policy, as a merchant's page may (issue 5): no inline script or
+ * style, no `eval`. The runner's own two inline scripts (its config and its console capture) are allowed by their
+ * SHA-256 hashes, computed from the page as served, so nothing else inline can run. test/widget/csp.test.ts checks that
+ * the policy is in force and that the widget causes no violation.
+ */
+function strictCsp() {
+  return async (context, next) => {
+    await next();
+    if (!context.response.is('html') || typeof context.body !== 'string') return;
+    const hashes = [...context.body.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+      ([, code]) => `'sha256-${createHash('sha256').update(code).digest('base64')}'`,
+    );
+    context.set(
+      'Content-Security-Policy',
+      [
+        "default-src 'self'",
+        `script-src 'self' ${hashes.join(' ')}`,
+        "style-src 'self'",
+        "img-src 'self' data:",
+        // The end-to-end tests reach the real relay, started on a free port of this machine.
+        "connect-src 'self' http://127.0.0.1:* http://localhost:*",
+        "object-src 'none'",
+        "base-uri 'none'",
+      ].join('; '),
+    );
+  };
+}
+
 export default {
   files: ['test/widget/**/*.test.ts'],
   nodeResolve: true,
+  middleware: [strictCsp()],
   concurrency: 1,
   concurrentBrowsers: 1,
   testsFinishTimeout: 120_000,

@@ -1,0 +1,433 @@
+/**
+ * `<billing-pay>` for every client (issue 5): a payment completed with the keyboard alone, visible focus, colour
+ * contrast computed from the rendered colours in the light and the dark theme (and checked by axe as well), 200 %
+ * text and a 320 px wide container, and axe in every state.
+ */
+import { expect, html, oneEvent } from '@open-wc/testing';
+import { emulateMedia, sendKeys } from '@web/test-runner-commands';
+import sinon from 'sinon';
+import { BillingPay } from '../../src/widget/billing-pay.js';
+import { field, json, mount, pay, payButton, paramsOf, settle, status, stubRelay, type, type RelayStub } from './helpers.js';
+
+const RELAY = 'http://relay.test';
+const BACK = 'https://shop.example/back';
+
+/** What has the keyboard focus, by its label (or its own text for a button). */
+function focused(el: BillingPay): string {
+  const active = el.shadowRoot!.activeElement as HTMLElement | null;
+  if (!active) return document.activeElement === el ? '(host)' : `(outside: ${document.activeElement?.tagName ?? 'none'})`;
+  if (active.tagName === 'BUTTON') return `button ${active.textContent!.trim()}`;
+  const label = el.shadowRoot!.querySelector(`label[for="${active.id}"]`);
+  const copy = label?.cloneNode(true) as HTMLElement | undefined;
+  copy?.querySelector('.optional')?.remove();
+  return copy?.textContent!.replace(/\s+/g, ' ').trim() ?? `(${active.tagName} ${active.id})`;
+}
+
+async function press(key: string): Promise<void> {
+  const [modifier, name] = key.includes('+') ? key.split('+') : [undefined, key];
+  if (modifier) await sendKeys({ down: modifier });
+  await sendKeys({ press: name! });
+  if (modifier) await sendKeys({ up: modifier });
+}
+
+// --- colour contrast, after WCAG 2.2: relative luminance of sRGB colours, alpha composited over what is behind --------
+
+type Rgba = [number, number, number, number];
+
+function parseColor(text: string): Rgba {
+  const m = /rgba?\(([\d.]+),?\s*([\d.]+),?\s*([\d.]+)(?:[,/]\s*([\d.]+))?\)/.exec(text);
+  if (!m) throw new Error(`Unexpected colour ${text}`);
+  return [Number(m[1]), Number(m[2]), Number(m[3]), m[4] === undefined ? 1 : Number(m[4])];
+}
+
+const over = (top: Rgba, below: Rgba): Rgba => {
+  const a = top[3];
+  return [top[0] * a + below[0] * (1 - a), top[1] * a + below[1] * (1 - a), top[2] * a + below[2] * (1 - a), 1];
+};
+
+function luminance([r, g, b]: Rgba): number {
+  const lin = (c: number) => {
+    const s = c / 255;
+    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+}
+
+export function contrast(a: Rgba, b: Rgba): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** The element's parent, crossing from a shadow root to its host. */
+const parentOf = (node: Element): Element | null => node.parentElement ?? ((node.getRootNode() as ShadowRoot).host || null);
+
+/** The opaque colour behind an element: its own and its ancestors' backgrounds, composited (white canvas last). */
+function backgroundOf(el: Element): Rgba {
+  const layers: Rgba[] = [];
+  for (let node: Element | null = el; node; node = parentOf(node)) {
+    const bg = parseColor(getComputedStyle(node).backgroundColor);
+    if (bg[3] > 0) layers.push(bg);
+    if (bg[3] === 1) break;
+  }
+  return layers.reduceRight<Rgba>((below, top) => over(top, below), [255, 255, 255, 1]);
+}
+
+interface Measured {
+  what: string;
+  ratio: number;
+}
+
+/** Every element of the shadow DOM that shows text (its own text nodes, or a field's value), with its contrast. */
+function textContrasts(el: BillingPay): Measured[] {
+  const found: Measured[] = [];
+  for (const node of el.shadowRoot!.querySelectorAll<HTMLElement>('*')) {
+    const ownText = [...node.childNodes].some((c) => c.nodeType === Node.TEXT_NODE && c.textContent!.trim());
+    const value = (node instanceof HTMLInputElement && !['radio', 'checkbox'].includes(node.type) && node.value) || node instanceof HTMLSelectElement;
+    if (!(ownText || value) || (node as HTMLInputElement).disabled || !node.getClientRects().length) continue;
+    const background = backgroundOf(node);
+    const color = over(parseColor(getComputedStyle(node).color), background);
+    found.push({ what: `${node.tagName.toLowerCase()}${node.className ? `.${node.className.trim().replace(/\s+/g, '.')}` : ''} "${(node.textContent || (node as HTMLInputElement).value).trim().slice(0, 30)}"`, ratio: contrast(color, background) });
+  }
+  return found;
+}
+
+function expectContrast(el: BillingPay, minimum = 4.5): void {
+  const measured = textContrasts(el);
+  expect(measured.length).to.be.greaterThan(5);
+  const low = measured.filter((m) => m.ratio < minimum).map((m) => `${m.what}: ${m.ratio.toFixed(2)}`);
+  expect(low, `text below ${minimum}:1`).to.deep.equal([]);
+}
+
+/** axe's colour-contrast rule alone: it must pass on the text it can judge, and judge most of it. */
+async function axeContrast(el: BillingPay): Promise<{ passes: number; incomplete: string[] }> {
+  const { axe } = window as unknown as { axe: { run(el: Element, o: object): Promise<AxeResults> } };
+  const results = await axe.run(el, { runOnly: ['color-contrast'] });
+  expect(results.violations.flatMap((v) => v.nodes.map((n) => n.html)), 'axe color-contrast violations').to.deep.equal([]);
+  return {
+    passes: results.passes.reduce((n, r) => n + r.nodes.length, 0),
+    incomplete: results.incomplete.flatMap((r) => r.nodes.map((n) => n.html)),
+  };
+}
+
+interface AxeResults {
+  violations: { nodes: { html: string }[] }[];
+  passes: { nodes: { html: string }[] }[];
+  incomplete: { nodes: { html: string }[] }[];
+}
+
+describe('<billing-pay> accessibility', () => {
+  let relay: RelayStub;
+  let navigate: sinon.SinonStub;
+
+  before(async () => {
+    // chai-a11y-axe loads axe on first use; the contrast checks call it directly.
+    const probe = document.body.appendChild(document.createElement('p'));
+    probe.textContent = 'axe';
+    await expect(probe).to.be.accessible();
+    probe.remove();
+  });
+
+  beforeEach(() => {
+    relay = stubRelay();
+    navigate = sinon.stub(BillingPay.prototype as unknown as { navigate(url: string): void }, 'navigate');
+  });
+
+  afterEach(async () => {
+    relay.restore();
+    navigate.restore();
+    await emulateMedia({ colorScheme: 'light' });
+  });
+
+  describe('keyboard only', () => {
+    const widget = (lang = 'en') =>
+      mount(html`<div>
+        <button id="before">before</button>
+        <billing-pay relay=${RELAY} lang=${lang} return-url=${BACK}></billing-pay>
+      </div>`).then(() => document.querySelector('billing-pay')!);
+
+    it('completes a payment: Tab order, arrow keys in the radio group, Space on a checkbox, Enter submits', async () => {
+      const el = await widget();
+      document.getElementById('before')!.focus();
+
+      await press('Tab');
+      expect(focused(el)).to.equal('System A');
+      await press('ArrowDown');
+      expect(focused(el)).to.equal('System B');
+      expect(field(el, 'System B').checked).to.be.true;
+      await press('ArrowDown');
+      await press('ArrowUp');
+      await el.updateComplete;
+      expect(field(el, 'System B').checked, 'arrow keys choose').to.be.true;
+
+      const order: string[] = [];
+      for (let i = 0; i < 8; i++) {
+        await press('Tab');
+        await el.updateComplete;
+        order.push(focused(el));
+        if (order.at(-1) === 'Amount') await sendKeys({ type: '1 500.50' });
+        if (order.at(-1) === 'Agreement number') await sendKeys({ type: 'AG-1001' });
+        if (order.at(-1) === 'Save payment method') await press('Space');
+      }
+      expect(order).to.deep.equal([
+        'Amount',
+        'Agreement number',
+        'E-mail for receipt',
+        'Phone',
+        'Name',
+        'Comment',
+        'Save payment method',
+        'button Pay',
+      ]);
+      expect(field(el, 'Save payment method').checked).to.be.true;
+
+      await press('Shift+Tab'); // back to the checkbox
+      await press('Shift+Tab'); // the comment field
+      expect(focused(el)).to.equal('Comment');
+      const redirect = oneEvent(el, 'billing-pay-redirect');
+      await press('Enter');
+      await redirect;
+      const body = relay.payments()[0]!.body as Record<string, unknown>;
+      expect(body).to.include({ system: 'B', amount: '1500.50', agreement_param_value: 'AG-1001' });
+      expect(paramsOf(body)).to.include({ is_autopayment: true });
+    });
+
+    it('after a failed Enter the focus is on the first invalid field; fixing it and Enter pays', async () => {
+      const el = await widget('ru');
+      document.getElementById('before')!.focus();
+      await press('Tab'); // system A
+      await press('Tab'); // amount
+      await sendKeys({ type: '10,555' });
+      await press('Tab'); // agreement number
+      await press('Enter');
+      await el.updateComplete;
+      await settle();
+      expect(focused(el)).to.equal('Сумма');
+      expect(status(el)).to.equal('Исправьте отмеченные поля.');
+      expect(relay.payments()).to.have.length(0);
+
+      await press('Backspace');
+      await press('Tab');
+      await el.updateComplete;
+      expect(focused(el)).to.equal('Номер договора');
+      await sendKeys({ type: 'AG-1001' });
+      const redirect = oneEvent(el, 'billing-pay-redirect');
+      await press('Enter');
+      await redirect;
+      expect(relay.payments()[0]!.body).to.include({ amount: '10.55', agreement_param_value: 'AG-1001' });
+    });
+
+    it('the Pay button works with Enter and with Space', async () => {
+      const el = await widget();
+      await type(el, 'Amount', '5');
+      await type(el, 'Agreement number', 'AG-1');
+      el.addEventListener('billing-pay-redirect', (e) => e.preventDefault());
+      for (const key of ['Enter', 'Space']) {
+        payButton(el).focus();
+        const redirect = oneEvent(el, 'billing-pay-redirect');
+        await press(key);
+        await redirect;
+        await el.updateComplete;
+      }
+      expect(relay.payments()).to.have.length(2);
+    });
+
+    it('shows where the focus is: a solid outline of at least 2 px, 3:1 against the form, light and dark', async () => {
+      for (const theme of ['light', 'dark']) {
+        const el = await widget();
+        el.setAttribute('theme', theme);
+        document.getElementById('before')!.focus();
+        for (let i = 0; i < 3; i++) {
+          await press('Tab');
+          const active = el.shadowRoot!.activeElement!;
+          const style = getComputedStyle(active);
+          expect(active.matches(':focus-visible'), focused(el)).to.be.true;
+          expect(style.outlineStyle, focused(el)).to.equal('solid');
+          expect(parseFloat(style.outlineWidth)).to.be.at.least(2);
+          const form = el.shadowRoot!.querySelector('form')!;
+          expect(contrast(parseColor(style.outlineColor), backgroundOf(form)), `${theme} ${focused(el)}`).to.be.at.least(3);
+        }
+      }
+    });
+  });
+
+  describe('colour contrast of every text (at least 4.5:1)', () => {
+    async function inEveryState(el: BillingPay, check: () => Promise<void> | void) {
+      await check(); // idle
+      await pay(el); // invalid: errors beside the fields and in the live region
+      await el.updateComplete;
+      expect(el.shadowRoot!.querySelectorAll('.error').length).to.be.greaterThan(1);
+      await check();
+      await type(el, 'Amount', '10');
+      await type(el, 'Agreement number', 'AG-1');
+      await pay(el); // a failed request
+      await settle();
+      await el.updateComplete;
+      expect(status(el)).to.contain('did not accept');
+      await check();
+    }
+
+    const refusing = () => json({ error: { code: 'billing_rejected', message: 'No.' } }, 422);
+
+    for (const theme of ['light', 'dark'] as const) {
+      it(`theme="${theme}": computed from the rendered colours, and by axe`, async () => {
+        relay.restore();
+        relay = stubRelay({ payment: refusing });
+        const el = await mount(html`<billing-pay relay=${RELAY} lang="en" theme=${theme} lookup="5 7" allow-link-only></billing-pay>`);
+        await type(el, 'Comment', 'a comment');
+        await inEveryState(el, async () => {
+          expectContrast(el);
+          const axe = await axeContrast(el);
+          expect(axe.passes, `axe judged too little; left incomplete: ${axe.incomplete.join(' | ')}`).to.be.greaterThan(8);
+        });
+      });
+    }
+
+    for (const scheme of ['light', 'dark'] as const) {
+      it(`with no theme, follows prefers-color-scheme: ${scheme}`, async () => {
+        await emulateMedia({ colorScheme: scheme });
+        const el = await mount(html`<billing-pay relay=${RELAY} lang="ru"></billing-pay>`);
+        const background = backgroundOf(el.shadowRoot!.querySelector('form')!);
+        expect(luminance(background) > 0.5, `background ${background}`).to.equal(scheme === 'light');
+        expectContrast(el);
+        await axeContrast(el);
+
+        // The page may force the other scheme.
+        el.theme = scheme === 'light' ? 'dark' : 'light';
+        await el.updateComplete;
+        expect(luminance(backgroundOf(el.shadowRoot!.querySelector('form')!)) > 0.5).to.equal(scheme === 'dark');
+        expectContrast(el);
+      });
+    }
+  });
+
+  describe('zoom and narrow containers', () => {
+    /** Nothing sticks out of the host horizontally, and no control is cut. */
+    function expectNoOverflow(el: BillingPay) {
+      const host = el.getBoundingClientRect();
+      const sticking = [...el.shadowRoot!.querySelectorAll<HTMLElement>('*')]
+        .filter((node) => {
+          const r = node.getBoundingClientRect();
+          return r.width > 0 && (r.left < host.left - 0.5 || r.right > host.right + 0.5 || node.scrollWidth > node.clientWidth + 1);
+        })
+        .map((node) => `${node.tagName} ${node.id || node.className}`);
+      expect(sticking).to.deep.equal([]);
+      expect(el.scrollWidth).to.be.at.most(el.clientWidth + 1);
+    }
+
+    for (const [name, width, fontSize] of [
+      ['a 320 px wide container', '320px', ''],
+      ['text at 200 % in a 640 px container (a 1280 px window zoomed to 200 %)', '640px', '200%'],
+      ['text at 200 % in a 320 px container', '320px', '200%'],
+    ] as const) {
+      for (const lang of ['en', 'ru']) {
+        it(`fits ${name} (${lang})`, async () => {
+          const box = document.createElement('div');
+          // Set through the CSSOM: the tests run under a CSP that refuses inline style attributes.
+          box.style.width = width;
+          box.style.fontSize = fontSize;
+          document.body.append(box);
+          try {
+            const ready = oneEvent(document, 'billing-pay-ready');
+            const el = document.createElement('billing-pay');
+            Object.assign(el, { relay: RELAY, allowLinkOnly: true, lookup: '5 7 15', currency: 'RUB' });
+            el.lang = lang;
+            box.append(el);
+            await ready;
+            await el.updateComplete;
+            expect(el.getBoundingClientRect().width).to.be.at.most(parseFloat(width));
+            await type(el, lang === 'ru' ? 'Сумма, RUB' : 'Amount, RUB', '123456789012.50');
+            el.shadowRoot!.querySelector<HTMLInputElement>('#f-save')!.click();
+            await el.updateComplete;
+            el.shadowRoot!.querySelector<HTMLInputElement>('#f-link-only')!.click();
+            await pay(el);
+            await el.updateComplete;
+            expectNoOverflow(el);
+          } finally {
+            box.remove();
+          }
+        });
+      }
+    }
+  });
+
+  describe('axe in every state', () => {
+    for (const lang of ['en', 'ru']) {
+      for (const theme of ['light', 'dark']) {
+        it(`loading, idle, invalid, in flight, failed, config failure (${lang}, ${theme})`, async () => {
+          relay.restore();
+          let answer: (r: Response) => void = () => {};
+          relay = stubRelay({ payment: () => new Promise<Response>((resolve) => (answer = resolve)) });
+          const el = await mount(html`<billing-pay relay=${RELAY} lang=${lang} theme=${theme} lookup="5 7 15" allow-link-only currency="RUB"></billing-pay>`);
+          await expect(el).to.be.accessible();
+
+          el.shadowRoot!.querySelector<HTMLInputElement>('#f-save')!.click();
+          await el.updateComplete;
+          await pay(el);
+          await expect(el).to.be.accessible();
+
+          await type(el, lang === 'ru' ? 'Сумма, RUB' : 'Amount, RUB', '10');
+          await type(el, lang === 'ru' ? 'Номер договора' : 'Agreement number', 'AG-1');
+          await pay(el);
+          await settle();
+          expect(payButton(el).disabled).to.be.true;
+          await expect(el).to.be.accessible();
+
+          answer(json({ error: { code: 'billing_rejected', message: 'Rejected.' } }, 422));
+          await settle();
+          await el.updateComplete;
+          expect(status(el)).to.not.equal('');
+          await expect(el).to.be.accessible();
+
+          // Loading /config, then failing to.
+          relay.restore();
+          let answerConfig: (r: Response) => void = () => {};
+          const pending = sinon.stub(window, 'fetch').returns(new Promise<Response>((resolve) => (answerConfig = resolve)));
+          const loading = document.createElement('billing-pay');
+          Object.assign(loading, { relay: RELAY, theme });
+          loading.lang = lang;
+          document.body.append(loading);
+          try {
+            await loading.updateComplete;
+            expect(status(loading)).to.not.equal('');
+            await expect(loading).to.be.accessible();
+            answerConfig(json({ error: { code: 'internal_error', message: 'x' } }, 500));
+            await settle();
+            await settle();
+            await loading.updateComplete;
+            expect(loading.shadowRoot!.querySelector('.status.error')).to.exist;
+            await expect(loading).to.be.accessible();
+          } finally {
+            loading.remove();
+            pending.restore();
+            relay = stubRelay();
+          }
+        });
+      }
+    }
+  });
+
+  describe('announcements', () => {
+    it('the live region is in the accessibility tree before it speaks, and says sending, errors and redirecting', async () => {
+      relay.restore();
+      let answer: (r: Response) => void = () => {};
+      relay = stubRelay({ payment: () => new Promise<Response>((resolve) => (answer = resolve)) });
+      const el = await mount(html`<billing-pay relay=${RELAY} lang="en"></billing-pay>`);
+      const region = el.shadowRoot!.querySelector('[role="status"]') as HTMLElement;
+      expect(region.textContent).to.equal('');
+      expect(getComputedStyle(region).display, 'an empty region is not display:none').to.not.equal('none');
+      expect(getComputedStyle(region).visibility).to.equal('visible');
+
+      await type(el, 'Amount', '10');
+      await type(el, 'Agreement number', 'AG-1');
+      await pay(el);
+      await settle();
+      expect(el.shadowRoot!.querySelector('[role="status"]')).to.equal(region, 'the same live region node throughout');
+      expect(status(el)).to.equal('Sending the payment…');
+      const error = oneEvent(el, 'billing-pay-error');
+      answer(json({ error: { code: 'billing_rejected', message: 'Rejected.' } }, 422));
+      await error;
+      await el.updateComplete;
+      expect(status(el)).to.equal('The payment system did not accept the payment. Try again later or choose another system.');
+    });
+  });
+});
