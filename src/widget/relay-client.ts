@@ -178,14 +178,18 @@ export function isSafeRedirect(url: string): boolean {
   return parsed.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname);
 }
 
-/** A fresh idempotency key: `crypto.randomUUID` where the page is a secure context, else a v4 UUID by hand. */
+/**
+ * A fresh idempotency key, a v4 UUID: `crypto.randomUUID` where the page is a secure context, else the same from
+ * `crypto.getRandomValues` (the classic template: each 0, 1 or 8 becomes a random hex digit, keeping the version and
+ * variant bits).
+ */
 export function newIdempotencyKey(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  b[6] = (b[6]! & 0x0f) | 0x40;
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  return (
+    crypto.randomUUID?.() ??
+    '10000000-1000-4000-8000-100000000000'.replace(/[018]/g, (c) =>
+      (Number(c) ^ (crypto.getRandomValues(new Uint8Array(1))[0]! & (15 >> (Number(c) / 4)))).toString(16),
+    )
+  );
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

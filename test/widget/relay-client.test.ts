@@ -33,4 +33,16 @@ describe('relay client', () => {
     expect(keys.size).to.equal(50);
     for (const key of keys) expect(key).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
+
+  it('makes them without crypto.randomUUID too (a page that is not a secure context)', () => {
+    const own = Object.getOwnPropertyDescriptor(Crypto.prototype, 'randomUUID')!;
+    Object.defineProperty(Crypto.prototype, 'randomUUID', { value: undefined, configurable: true });
+    try {
+      const keys = new Set(Array.from({ length: 500 }, newIdempotencyKey));
+      expect(keys.size).to.equal(500);
+      for (const key of keys) expect(key).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    } finally {
+      Object.defineProperty(Crypto.prototype, 'randomUUID', own);
+    }
+  });
 });
