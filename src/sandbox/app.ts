@@ -11,11 +11,40 @@
  * - Request bodies are strict: unknown fields are refused (400), so typos show up in tests.
  * - `expires_in` is in seconds (600 by default). A token is random, lives that long, and is refused once expired.
  * - `PATCH /subscriptions/{id}` answers 200 `{subscription_id, version}`. `change_start_date` must be later than the
- *   start of the current version; fields left out are carried over (period and services must be given again when
- *   the tariff changes). `description` and `subscription_start_date` of a new subscription are optional (the start
- *   defaults to now).
+ *   start of the current version and may lie in the past (the billing then recalculates at once); a change of the
+ *   period length may not start in the past. Fields left out are carried over (period and services must be given
+ *   again when the tariff changes). `description` and `subscription_start_date` of a new subscription are optional
+ *   (the start defaults to now); a `multiplicator` has at most six decimals.
  * - `GET /tariffs` → `{tariffs: [{tariff_id, name}]}`; `/periods` → `{periods: [{period_id, name, months}]}`;
- *   `/services` → `{services: [{tariff_service_id, name, price}]}`, prices as decimal text ("990.00").
+ *   `/services` → `{services: [{tariff_service_id, name, price}]}`, prices as decimal text ("990.00"): the price of
+ *   one unit for one month; a period of m months costs m times as much.
+ * - Time: one sandbox clock (`clock.ts`), UTC. It starts at the real time and runs with it (or stands still until
+ *   moved: `clock: {frozen: true}`, for tests); `POST /sandbox/clock` (outside the API, no token) and the pages move
+ *   it forward only, and every event on the way is processed in time order, once (`scheduler.ts`). Bearer tokens
+ *   keep real time, so moving the clock does not log the relay out.
+ * - Charging (`charging.ts`): periods are aligned to the calendar (monthly: from the 1st). Each period is charged in
+ *   advance at its start, in full, with the version in force then — only if the balance covers it: otherwise nothing
+ *   is charged and the subscription enters financial blocking (its first period: awaits activation). A start inside a
+ *   period is charged pro rata. A version taking effect inside a charged period recalculates it pro rata by time
+ *   (old terms up to the change, new terms from it), posting the difference as a `recalculation` at the change; a
+ *   back-dated one recalculates every period it touches at once; charges are never edited. A new period length ends
+ *   the current period at the change (the rest credited) and starts a calendar period there. Money arriving
+ *   activates or unblocks a subscription when it covers the rest of the current period, charged from that moment;
+ *   blocked time is never charged. Amounts are exact: minor units, quantities in millionths, one half-up rounding
+ *   per charge.
+ * - Recommended payment: what the balance lacks to pay, for each subscription, its next period (active, scheduled)
+ *   or the rest of its current period (blocked, awaiting activation); 0 when nothing is lacking.
+ * - Autopayments (`autopayments.ts`): by the agreement's latest saved method with autopayment connected, for the
+ *   recommended payment, never for 0; trigger 1 at 00:00 N days (option `autopaymentLeadDays`, default 1) before each
+ *   period start (a first period too), if that moment was still ahead when the period start became known; trigger
+ *   2 when a subscription enters blocking; trigger 3 at every HH:30 for agreements with a negative balance or a
+ *   subscription awaiting activation or blocked. Events at one instant go: versions, period starts (charges,
+ *   blocking), trigger 2, trigger 1, trigger 3. Events the billing learns of late (a start or change in the past)
+ *   are processed at once and fire no autopayment for the past. An autopayment always succeeds in the sandbox; it is
+ *   kept in `store.autopayments` and the ledger, not among the EPS payments.
+ * - Client cards: `GET /` (every client) and `GET /agreements/{id}` (one agreement: balance, recommended payment,
+ *   subscriptions with versions and states, charges, payments and autopayments, saved methods); "Disable
+ *   autopayment" posts to `/agreements/{id}/payment-methods/{method}/disable` and comes back (303).
  * - `POST /eps_payments` answers 201 `{payment_id, status: 'pending', amount: '1500.50', confirmation_url}`. The
  *   amount must be a JSON number > 0 with at most two decimals and at most 15 significant digits (so it reads
  *   exactly). The agreement is found by every lookup kind; a client-level kind (login, full name, e-mail, client id =
@@ -42,9 +71,15 @@ import { amountProblem, formatMinorUnits, toMinorUnits } from '../eps/amount.js'
 import { LOOKUP_KINDS, isLookupKind } from '../eps/lookup.js';
 import { problemText } from '../eps/messages.js';
 import { SYSTEM_IDS, SYSTEMS, systemParamsSchema, type SystemId } from '../eps/systems.js';
+import { mountAdmin } from './admin.js';
 import { basicMatches, bearerAuth, TokenBook } from './auth.js';
+import { Autopayments } from './autopayments.js';
+import { parseTimestamp } from './calendar.js';
+import { Charging } from './charging.js';
+import { SandboxClock, type ClockOptions } from './clock.js';
 import { injectFaults, type SandboxFaults } from './faults.js';
-import { clientCardPage, messagePage, outcomePage, paymentPage, SANDBOX_CSS } from './pages.js';
+import { messagePage, outcomePage, paymentPage, SANDBOX_CSS } from './pages.js';
+import { Scheduler } from './scheduler.js';
 import {
   epsPaymentSchema,
   issuesMessage,
@@ -54,7 +89,8 @@ import {
   subscriptionChangeSchema,
   type ServiceItem,
 } from './schemas.js';
-import { createSeededStore, timestamp, type Payment, type SandboxStore, type SubscriptionService, type Tariff } from './store.js';
+import { createSeededStore, seedStart, seedSubscriptions } from './seed.js';
+import { timestamp, type Payment, type SandboxStore, type SubscriptionService, type Tariff } from './store.js';
 
 export const API_PREFIX = '/api/rest/v1';
 
@@ -71,6 +107,10 @@ export interface SandboxAppOptions {
   epsUuids?: Record<SystemId, string>;
   /** Origin of the hosted pages in `confirmation_url` (no trailing slash); default the origin of each request. */
   publicUrl?: string | (() => string);
+  /** The sandbox clock: its start (default the real time) and whether it stands still between moves (default: runs). */
+  clock?: ClockOptions;
+  /** N of autopayment trigger 1: days before a new billing period; default 1. */
+  autopaymentLeadDays?: number;
 }
 
 /** One API request as it reached the sandbox. */
@@ -98,7 +138,13 @@ export interface SandboxCounts {
 
 /** What the app reads and changes; the server hands it to tests. */
 export interface SandboxState {
+  /** The one source of sandbox time. */
+  clock: SandboxClock;
   store: SandboxStore;
+  charging: Charging;
+  autopayments: Autopayments;
+  /** Processes charges and triggers up to the clock's time; moves the clock. */
+  scheduler: Scheduler;
   tokens: TokenBook;
   calls: SandboxCall[];
   counts: SandboxCounts;
@@ -109,11 +155,23 @@ export interface SandboxState {
 
 export const DEFAULT_EPS_UUIDS: Readonly<Record<SystemId, string>> = { A: 'sandbox-eps-a', B: 'sandbox-eps-b', C: 'sandbox-eps-c' };
 
-export function createSandboxState(options: Pick<SandboxAppOptions, 'tokenTtlSeconds'> = {}): SandboxState {
+export function createSandboxState(options: Pick<SandboxAppOptions, 'tokenTtlSeconds' | 'clock' | 'autopaymentLeadDays'> = {}): SandboxState {
   const ttl = options.tokenTtlSeconds ?? 600;
   if (!Number.isInteger(ttl) || ttl <= 0) throw new TypeError(`tokenTtlSeconds must be a positive integer, not ${ttl}`);
+  const clock = new SandboxClock(options.clock);
+  const store = createSeededStore(() => clock.millis());
+  const charging = new Charging(store);
+  const autopayments = new Autopayments(store, charging);
+  const since = seedStart(clock.millis());
+  const scheduler = new Scheduler(store, clock, charging, autopayments, { leadDays: options.autopaymentLeadDays ?? 1, since });
+  seedSubscriptions(store, since);
+  scheduler.catchUp();
   return {
-    store: createSeededStore(),
+    clock,
+    store,
+    charging,
+    autopayments,
+    scheduler,
     tokens: new TokenBook(ttl),
     calls: [],
     counts: { auth: 0, epsPayments: 0 },
@@ -140,7 +198,7 @@ export function createSandboxApp(options: SandboxAppOptions = {}, state: Sandbox
   if (systemOf.size !== SYSTEM_IDS.length || [...systemOf.keys()].some((uuid) => !uuid)) {
     throw new TypeError('epsUuids needs three different, non-empty identifiers (A, B, C)');
   }
-  const { store, tokens, faults } = state;
+  const { store, tokens, faults, clock, scheduler } = state;
   const publicUrl = (c: Context) => {
     const configured = typeof options.publicUrl === 'function' ? options.publicUrl() : options.publicUrl;
     return (configured ?? new URL(c.req.url).origin).replace(/\/+$/, '');
@@ -193,9 +251,10 @@ export function createSandboxApp(options: SandboxAppOptions = {}, state: Sandbox
       tariff_id: input.tariff_id,
       period_id: input.period_id,
       description: input.description ?? '',
-      starts_at: input.subscription_start_date ?? timestamp(),
+      starts_at: input.subscription_start_date ?? timestamp(clock.millis()),
       services: input.services.map(toSubscriptionService),
     });
+    scheduler.catchUp();
     return c.json({ code: 200, response: { subscription_id: subscription.subscription_id } }, 200);
   });
 
@@ -214,7 +273,12 @@ export function createSandboxApp(options: SandboxAppOptions = {}, state: Sandbox
     }
     const tariffId = input.tariff_id ?? current.tariff_id;
     const periodId = input.period_id ?? current.period_id;
-    checkTerms(tariffOf(tariffId), periodId, input.services ?? []);
+    const tariff = tariffOf(tariffId);
+    checkTerms(tariff, periodId, input.services ?? []);
+    const months = (t: Tariff, id: number) => t.periods.find((p) => p.period_id === id)?.months;
+    if (months(tariff, periodId) !== months(tariffOf(current.tariff_id), current.period_id) && parseTimestamp(input.change_start_date) < clock.millis()) {
+      throw badRequest(`change_start_date: a change of the period length cannot start in the past (the sandbox time is ${timestamp(clock.millis())})`);
+    }
     const version = store.addVersion(subscription, {
       starts_at: input.change_start_date,
       tariff_id: tariffId,
@@ -222,6 +286,7 @@ export function createSandboxApp(options: SandboxAppOptions = {}, state: Sandbox
       description: input.description ?? current.description,
       services: input.services ? input.services.map(toSubscriptionService) : current.services.map((s) => ({ ...s })),
     });
+    scheduler.catchUp();
     return c.json({ code: 200, response: { subscription_id: subscription.subscription_id, version: version.version } }, 200);
   });
 
@@ -318,6 +383,11 @@ export function createSandboxApp(options: SandboxAppOptions = {}, state: Sandbox
   });
 
   const app = new Hono<Env>();
+  // Whatever the billing had to do by now is done before any request looks at it.
+  app.use('*', async (_c, next) => {
+    scheduler.catchUp();
+    await next();
+  });
   app.route(API_PREFIX, api);
 
   app.get('/sandbox.css', (c) => c.body(SANDBOX_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'max-age=300' }));
@@ -327,7 +397,7 @@ export function createSandboxApp(options: SandboxAppOptions = {}, state: Sandbox
       for (const [name, value] of Object.entries(HTML_HEADERS)) c.res.headers.set(name, value);
     }
   });
-  app.get('/', (c) => c.html(clientCardPage(store)));
+  mountAdmin(app, state);
 
   app.get('/pay/:id', (c) => {
     const payment = hostedPayment(c);
@@ -340,7 +410,8 @@ export function createSandboxApp(options: SandboxAppOptions = {}, state: Sandbox
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const decision = form.decision;
     if (decision !== 'pay' && decision !== 'decline') throw new HTTPException(400, { message: 'Choose Pay or Decline.' });
-    store.decidePayment(payment, decision);
+    const { first } = store.decidePayment(payment, decision);
+    if (first && payment.credited) state.charging.settle(payment.agreement_id, clock.millis());
     const target = returnUrlOf(payment);
     return target ? c.redirect(target, 303) : c.html(outcomePage(payment, undefined));
   });

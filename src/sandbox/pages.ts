@@ -1,15 +1,13 @@
 /**
- * The sandbox's HTML: the hosted payment page that plays a payment system, the outcome page, the client card, and
- * their one stylesheet. Every value is escaped by `hono/html`; there is no script at all, so the pages work under
- * the strict Content-Security-Policy the app sends with them.
+ * The sandbox's HTML: the page layout and its one stylesheet, the hosted payment page that plays a payment system,
+ * and the outcome page (the client cards are in `card-pages.ts`). Every value is escaped by `hono/html`; there is no
+ * script at all, so the pages work under the strict Content-Security-Policy the app sends with them.
  */
 import { html, raw } from 'hono/html';
 import { formatMinorUnits } from '../eps/amount.js';
-import { LOOKUP_KEYS } from '../eps/lookup.js';
-import type { Agreement, Payment, PaymentMethod, SandboxStore } from './store.js';
-import { METHOD_ACTIVE } from './store.js';
+import type { Agreement, Payment } from './store.js';
 
-type Html = ReturnType<typeof html>;
+export type Html = ReturnType<typeof html>;
 
 export const SANDBOX_CSS = `:root{color-scheme:light dark;--fg:#1f2328;--muted:#57606a;--bg:#f6f8fa;--card:#fff;--line:#d0d7de;--accent:#0b57d0;--accent-fg:#fff;--ok:#1a7f37;--bad:#cf222e;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5}
 @media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9da7b3;--bg:#0d1117;--card:#161b22;--line:#30363d;--accent:#4493f8;--accent-fg:#0d1117;--ok:#3fb950;--bad:#f85149}}
@@ -40,9 +38,18 @@ th{color:var(--muted);font-weight:600}
 .num{text-align:right;font-variant-numeric:tabular-nums}
 .ok{color:var(--ok);font-weight:600}
 .bad{color:var(--bad);font-weight:600}
+.muted{color:var(--muted)}
+nav{margin-bottom:1rem}
+form.inline{display:flex;gap:.5rem;align-items:center;flex-wrap:wrap;margin:.75rem 0 0}
+form.row{margin:0}
+.clock button,.row button{background:var(--card);color:var(--accent);padding:.35rem .9rem}
+.clock button.primary{background:var(--accent);color:var(--accent-fg)}
+input{font:inherit;padding:.4rem .5rem;border:1px solid var(--line);border-radius:.4rem;background:var(--bg);color:var(--fg)}
+input:focus-visible{outline:3px solid var(--accent);outline-offset:1px}
+.table-wrap{overflow-x:auto}
 `;
 
-function page(title: string, body: Html, wide = false): Html {
+export function page(title: string, body: Html, wide = false): Html {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -114,54 +121,4 @@ ${returnUrl
 
 export function messagePage(title: string, message: string): Html {
   return page(title, html`<section class="card" aria-labelledby="title"><h1 id="title">${title}</h1><p>${message}</p></section>`);
-}
-
-function methodRow(method: PaymentMethod): Html {
-  const active = method.status === METHOD_ACTIVE;
-  return html`<tr><td>${method.payment_method_id}</td><td>${method.title} (${method.method})</td><td>${method.system}</td>
-<td class="${active ? 'ok' : 'bad'}">${active ? 'active' : 'disabled'} (${method.status})</td><td>${method.enable_auto_payments ? 'connected' : 'off'}</td><td>${method.created_at}</td></tr>`;
-}
-
-function paymentRow(payment: Payment): Html {
-  const how = `${LOOKUP_KEYS[payment.agreement_param_id]} = ${payment.agreement_param_value}`;
-  return html`<tr><td>${payment.payment_id}</td><td>${payment.system}</td><td class="num">${formatMinorUnits(payment.amount)}</td>
-<td>${payment.status}${payment.status === 'succeeded' && !payment.credited ? ' (test payment cancelled)' : ''}</td><td>${how}</td><td>${payment.created_at}</td></tr>`;
-}
-
-function agreementSection(store: SandboxStore, agreement: Agreement): Html {
-  const methods = [...store.paymentMethods.values()].filter((m) => m.agreement_id === agreement.agreement_id);
-  const payments = [...store.payments.values()].filter((p) => p.agreement_id === agreement.agreement_id);
-  const subscriptions = [...store.subscriptions.values()].filter((s) => s.agreement_id === agreement.agreement_id);
-  return html`<h3>Agreement ${agreementLabel(agreement)} (id ${agreement.agreement_id}) · balance <span class="num">${formatMinorUnits(agreement.balance)}</span></h3>
-${methods.length
-  ? html`<table><caption>Saved payment methods</caption>
-<thead><tr><th scope="col">Id</th><th scope="col">Method</th><th scope="col">System</th><th scope="col">Status</th><th scope="col">Autopayment</th><th scope="col">Saved</th></tr></thead>
-<tbody>${methods.map(methodRow)}</tbody></table>`
-  : html`<p class="note">No saved payment methods.</p>`}
-${payments.length
-  ? html`<table><caption>Payments</caption>
-<thead><tr><th scope="col">Id</th><th scope="col">System</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col">Found by</th><th scope="col">Created</th></tr></thead>
-<tbody>${payments.map(paymentRow)}</tbody></table>`
-  : html`<p class="note">No payments.</p>`}
-${subscriptions.map((s) => {
-  const current = s.versions.at(-1)!;
-  return html`<p>Subscription ${s.subscription_id}: ${current.description || 'no description'} · tariff ${current.tariff_id}, period ${current.period_id} · version ${current.version} from ${current.starts_at}</p>`;
-})}`;
-}
-
-/** The client card of the administrative interface: each client's agreements, balances, saved methods, payments. */
-export function clientCardPage(store: SandboxStore): Html {
-  const users = [...store.users.values()];
-  return page(
-    'Billing sandbox: client card',
-    html`<h1>Client card</h1>
-${users.map(
-  (user) => html`<section class="card" aria-labelledby="client-${user.user_id}">
-<h2 id="client-${user.user_id}">${user.organization} <span class="note">(client id ${user.user_id})</span></h2>
-<dl><dt>Contact</dt><dd>${user.full_name ?? '—'}, ${user.email}</dd>${user.taxpayer_number ? html`<dt>Taxpayer number</dt><dd>${user.taxpayer_number}</dd>` : ''}</dl>
-${store.agreementsOf(user.user_id).map((agreement) => agreementSection(store, agreement))}
-</section>`,
-)}`,
-    true,
-  );
 }

@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { toMinorUnits } from '../eps/amount.js';
 import { isTaxpayerNumber } from '../eps/lookup.js';
+import { quantityUnits } from './pricing.js';
 
 const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 
@@ -54,7 +55,11 @@ export const newAgreementSchema = z
 
 const serviceItemSchema = z.strictObject({
   tariff_service_id: id,
-  multiplicator: z.number().positive().max(1_000_000),
+  multiplicator: z
+    .number()
+    .positive()
+    .max(1_000_000)
+    .refine((v) => quantityUnits(v) !== null, 'expected a quantity with at most six decimals'),
   modifier: z.optional(z.strictObject({ new_price: priceSchema })),
 });
 

@@ -7,11 +7,14 @@ import { pathToFileURL } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { API_PREFIX, DEFAULT_EPS_UUIDS, createSandboxApp, createSandboxState, type SandboxAppOptions, type SandboxCall, type SandboxCounts } from './app.js';
 import type { SandboxFaults } from './faults.js';
+import type { ClockJump } from './scheduler.js';
 import type { SandboxStore } from './store.js';
 
 export type { SandboxCall, SandboxCounts } from './app.js';
+export type { ClockOptions } from './clock.js';
 export type { Fault, SandboxFaults } from './faults.js';
-export type { SandboxStore } from './store.js';
+export type { ClockJump } from './scheduler.js';
+export type { BillingEvent, SandboxStore } from './store.js';
 
 export interface SandboxOptions extends Omit<SandboxAppOptions, 'publicUrl'> {
   /** Port on 127.0.0.1; default 0 (a free port). */
@@ -35,6 +38,31 @@ export interface Sandbox {
   /** Forgets every token issued: the next request with one is answered 401. */
   revokeTokens(): void;
   close(): Promise<void>;
+  /** The sandbox clock: read it, or move it forward (every charge and trigger on the way fires in order, once). */
+  clock: SandboxClockControl;
+  /** Same as `clock.advance`. */
+  advance(by: number | string): ClockJump;
+  /** What the billing says about an agreement now (or at `at`, epoch ms). */
+  billing: SandboxBilling;
+}
+
+export interface SandboxBilling {
+  /** What brings the agreement to cover the next period, in minor units; 0n when nothing is owed. */
+  recommendedPayment(agreementId: number, at?: number): bigint;
+}
+
+export interface SandboxClockControl {
+  /** The sandbox time. */
+  now(): Date;
+  /** True when the clock stands still between moves. */
+  readonly frozen: boolean;
+  /**
+   * Moves forward by milliseconds or an ISO 8601 duration (`'P1D'`, `'PT1H'`, `'P1M'`), or to a date-time
+   * (`'2026-11-30T00:00:00Z'`). Throws a RangeError for a move backwards.
+   */
+  advance(by: number | string): ClockJump;
+  /** Moves forward to an instant. */
+  advanceTo(when: Date | number | string): ClockJump;
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -43,6 +71,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const app = createSandboxApp({ ...options, publicUrl: () => options.publicUrl?.replace(/\/+$/, '') ?? url }, state);
   const server = await listen(app.fetch, options.port ?? 0);
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { clock, scheduler } = state;
+  scheduler.start();
 
   let closed: Promise<void> | undefined;
   return {
@@ -53,8 +83,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     counts: state.counts,
     faults: state.faults,
     revokeTokens: () => state.tokens.revokeAll(),
+    clock: {
+      now: () => clock.now(),
+      frozen: clock.frozen,
+      advance: (by) => scheduler.advance(by),
+      advanceTo: (when) => scheduler.advanceTo(when),
+    },
+    advance: (by) => scheduler.advance(by),
+    billing: { recommendedPayment: (agreementId, at = clock.millis()) => state.charging.recommendedPayment(agreementId, at) },
     close() {
       closed ??= new Promise<void>((resolve, reject) => {
+        scheduler.stop();
         state.closing.abort();
         server.close((error) => (error ? reject(error) : resolve()));
         if ('closeAllConnections' in server) server.closeAllConnections();
@@ -87,7 +126,9 @@ async function main(): Promise<void> {
   Billing sandbox listening on ${sandbox.url}
 
   API base_url:        ${sandbox.baseUrl}
-  Client card:         ${sandbox.url}/
+  Client card:         ${sandbox.url}/   (one per agreement: ${sandbox.url}/agreements/1001)
+  Clock:               ${sandbox.clock.now().toISOString()}, runs with real time; move it on the pages or with
+                       curl -X POST ${sandbox.url}/sandbox/clock -H 'content-type: application/json' -d '{"advance":"P1D"}'
   Hosted pages:        ${publicUrl ?? sandbox.url}/pay/<payment_id>
   Basic credentials:   demo / demo-secret   (GET ${API_PREFIX}/auth)
   eps_uuid:            A=${DEFAULT_EPS_UUIDS.A}  B=${DEFAULT_EPS_UUIDS.B}  C=${DEFAULT_EPS_UUIDS.C}

@@ -1,10 +1,15 @@
 /**
- * The sandbox's in-memory billing data: clients, agreements, invoices, tariffs, subscriptions (with their versions),
- * EPS payments and saved payment methods. Money is held as integer minor units (bigint) and only turned into text
- * ("1500.50") at the edge. The store knows no HTTP; the app validates requests and calls it.
+ * The sandbox's in-memory billing data: clients, agreements, invoices, tariffs, subscriptions (with their versions
+ * and billing state), EPS payments, saved payment methods, autopayments, the ledger of every balance movement and
+ * the journal of what the billing did. Money is held as integer minor units (bigint) and only turned into text
+ * ("1500.50") at the edge. Times come from the sandbox clock (`now`). The store knows no HTTP and no billing rules:
+ * the app validates requests, the charging rules and the scheduler decide, and the store records.
  */
 import type { LookupKind } from '../eps/lookup.js';
 import { SYSTEMS, type SystemId } from '../eps/systems.js';
+import { parseTimestamp, timestamp, type Period } from './calendar.js';
+
+export { timestamp } from './calendar.js';
 
 export interface User {
   user_id: number;
@@ -41,12 +46,14 @@ export interface Invoice {
 export interface TariffPeriod {
   period_id: number;
   name: string;
+  /** Length in calendar months; periods are aligned to the calendar (monthly: from the 1st). */
   months: number;
 }
 
 export interface TariffService {
   tariff_service_id: number;
   name: string;
+  /** Price of one unit for one month, minor units; a period of m months costs m times as much. */
   price: bigint;
 }
 
@@ -76,11 +83,44 @@ export interface SubscriptionVersion {
   created_at: string;
 }
 
+/**
+ * `scheduled`: before its start. `awaiting_activation`: started without the funds for its first period.
+ * `active`: its current period is paid. `blocked`: financial blocking, a period it could not pay.
+ */
+export type SubscriptionState = 'scheduled' | 'awaiting_activation' | 'active' | 'blocked';
+
+/** The part `[from, to)` of a billing period that was charged, and how much it has cost so far (with recalculations). */
+export interface ChargedPeriod extends Period {
+  from: number;
+  to: number;
+  charged: bigint;
+}
+
+/** Where the billing of a subscription stands (instants in epoch ms). */
+export interface SubscriptionBilling {
+  state: SubscriptionState;
+  /** `YYYY-MM-DD HH:MM:SS` since which the state holds. */
+  since: string;
+  /** The current billing period; absent while scheduled. */
+  period?: Period;
+  /** The next period start the billing will process (while scheduled: the subscription start). */
+  next_start: number;
+  /** When `next_start` became known; an autopayment lead time before this is not fired. */
+  next_start_known_at: number;
+  /** The period start whose autopayment lead time has been handled. */
+  lead_done_for?: number;
+  /** How many versions are in force (version 1 from the start; later ones once their start is processed). */
+  applied_versions: number;
+  /** Every period part charged, oldest first. */
+  charged: ChargedPeriod[];
+}
+
 export interface Subscription {
   subscription_id: number;
   agreement_id: number;
   /** Oldest first; the last one is the current terms. */
   versions: SubscriptionVersion[];
+  billing: SubscriptionBilling;
 }
 
 export type PaymentStatus = 'pending' | 'succeeded' | 'declined';
@@ -124,9 +164,73 @@ export interface PaymentMethod {
   created_at: string;
 }
 
+export type AutopaymentTrigger = 'before_period' | 'blocking' | 'hourly';
+
+/** A charge by a saved method, made by the billing on one of the spec's three triggers. */
+export interface Autopayment {
+  autopayment_id: number;
+  agreement_id: number;
+  payment_method_id: number;
+  system: SystemId;
+  trigger: AutopaymentTrigger;
+  /** The recommended payment at that moment, minor units. */
+  amount: bigint;
+  status: 'succeeded';
+  at: string;
+  /** The subscription whose period start or blocking fired it (none for the hourly sweep). */
+  subscription_id?: number;
+}
+
+/** `payment`: through a payment system; `transfer`: credited otherwise (seed data); the rest are the billing's. */
+export type LedgerKind = 'payment' | 'autopayment' | 'transfer' | 'charge' | 'recalculation';
+
+/** One movement of an agreement's balance; the ledger is never edited, only added to. */
+export interface LedgerEntry {
+  entry_id: number;
+  agreement_id: number;
+  at: string;
+  kind: LedgerKind;
+  /** Minor units: positive raises the balance, negative lowers it. */
+  amount: bigint;
+  balance_after: bigint;
+  description: string;
+  subscription_id?: number;
+  /** The version whose terms the charge follows (for a recalculation: the version that caused it). */
+  version?: number;
+  payment_id?: number;
+  autopayment_id?: number;
+  /** For charges: the billing period and the part of it charged (`YYYY-MM-DD HH:MM:SS`). */
+  period?: { start: string; end: string; from: string; to: string };
+}
+export type NewLedgerEntry = Omit<LedgerEntry, 'entry_id' | 'balance_after'>;
+
+export type BillingEventKind =
+  | 'charge'
+  | 'recalculation'
+  | 'not_charged'
+  | 'awaiting_activation'
+  | 'blocked'
+  | 'activated'
+  | 'unblocked'
+  | 'version'
+  | 'autopayment'
+  | 'autopayment_skipped';
+
+/** What the billing did, in order: the journal behind `POST /sandbox/clock`'s answer. Amounts as decimal text. */
+export interface BillingEvent {
+  at: string;
+  kind: BillingEventKind;
+  agreement_id: number;
+  subscription_id?: number;
+  trigger?: AutopaymentTrigger;
+  payment_method_id?: number;
+  amount?: string;
+  text: string;
+}
+
 export type NewUser = Omit<User, 'user_id'>;
 export type NewAgreement = Omit<Agreement, 'agreement_id' | 'balance'>;
-export type NewSubscription = Omit<Subscription, 'subscription_id' | 'versions'> & Omit<SubscriptionVersion, 'version' | 'created_at'>;
+export type NewSubscription = Omit<Subscription, 'subscription_id' | 'versions' | 'billing'> & Omit<SubscriptionVersion, 'version' | 'created_at'>;
 export type NewVersion = Omit<SubscriptionVersion, 'version' | 'created_at'>;
 export type NewPayment = Pick<Payment, 'system' | 'eps_uuid' | 'agreement_id' | 'amount' | 'agreement_param_id' | 'agreement_param_value' | 'params'>;
 
@@ -134,11 +238,6 @@ export type NewPayment = Pick<Payment, 'system' | 'eps_uuid' | 'agreement_id' | 
 export interface DecisionResult {
   payment: Payment;
   first: boolean;
-}
-
-/** `YYYY-MM-DD HH:MM:SS` in UTC, the spec's date-time format. */
-export function timestamp(date = new Date()): string {
-  return date.toISOString().slice(0, 19).replace('T', ' ');
 }
 
 export class SandboxStore {
@@ -149,8 +248,16 @@ export class SandboxStore {
   readonly subscriptions = new Map<number, Subscription>();
   readonly payments = new Map<number, Payment>();
   readonly paymentMethods = new Map<number, PaymentMethod>();
+  readonly autopayments = new Map<number, Autopayment>();
+  /** Every balance movement of every agreement, in order. */
+  readonly ledger: LedgerEntry[] = [];
+  /** What the billing did, in order. */
+  readonly journal: BillingEvent[] = [];
 
-  #next = { user: 1, agreement: 1001, invoice: 501, subscription: 1, payment: 1, method: 1 };
+  #next = { user: 1, agreement: 1001, invoice: 501, subscription: 1, payment: 1, method: 1, autopayment: 1, entry: 1 };
+
+  /** @param now the sandbox clock, epoch ms. */
+  constructor(readonly now: () => number = Date.now) {}
 
   addUser(input: NewUser): User {
     const user: User = { user_id: this.#next.user++, ...input };
@@ -232,10 +339,19 @@ export class SandboxStore {
 
   addSubscription(input: NewSubscription): Subscription {
     const { agreement_id, ...terms } = input;
+    const now = this.now();
     const subscription: Subscription = {
       subscription_id: this.#next.subscription++,
       agreement_id,
-      versions: [{ version: 1, ...terms, created_at: timestamp() }],
+      versions: [{ version: 1, ...terms, created_at: timestamp(now) }],
+      billing: {
+        state: 'scheduled',
+        since: timestamp(now),
+        next_start: parseTimestamp(terms.starts_at),
+        next_start_known_at: now,
+        applied_versions: 1,
+        charged: [],
+      },
     };
     this.subscriptions.set(subscription.subscription_id, subscription);
     return subscription;
@@ -243,7 +359,7 @@ export class SandboxStore {
 
   /** Adds a version to a subscription; the earlier versions stay as they were. */
   addVersion(subscription: Subscription, terms: NewVersion): SubscriptionVersion {
-    const version: SubscriptionVersion = { version: subscription.versions.length + 1, ...terms, created_at: timestamp() };
+    const version: SubscriptionVersion = { version: subscription.versions.length + 1, ...terms, created_at: timestamp(this.now()) };
     subscription.versions.push(version);
     return version;
   }
@@ -259,7 +375,7 @@ export class SandboxStore {
       saves_method,
       link_only,
       credited: false,
-      created_at: timestamp(),
+      created_at: timestamp(this.now()),
     };
     this.payments.set(payment.payment_id, payment);
     return payment;
@@ -272,7 +388,7 @@ export class SandboxStore {
    */
   decidePayment(payment: Payment, decision: PaymentDecision): DecisionResult {
     if (payment.status !== 'pending') return { payment, first: false };
-    payment.decided_at = timestamp();
+    payment.decided_at = timestamp(this.now());
     if (decision === 'decline') {
       payment.status = 'declined';
       return { payment, first: true };
@@ -281,7 +397,14 @@ export class SandboxStore {
     const agreement = this.agreements.get(payment.agreement_id);
     if (!agreement) throw new Error(`payment ${payment.payment_id} names a missing agreement`);
     if (!payment.link_only) {
-      agreement.balance += payment.amount;
+      this.post({
+        agreement_id: agreement.agreement_id,
+        at: payment.decided_at,
+        kind: 'payment',
+        amount: payment.amount,
+        description: `Payment no. ${payment.payment_id} through system ${payment.system}`,
+        payment_id: payment.payment_id,
+      });
       payment.credited = true;
     }
     if (payment.saves_method) {
@@ -307,54 +430,54 @@ export class SandboxStore {
     method.enable_auto_payments = false;
     return method;
   }
-}
 
-/** A store holding the demo data, so the demo and the tests work at once. */
-export function createSeededStore(): SandboxStore {
-  const store = new SandboxStore();
-  const demo = store.addUser({
-    type: 1,
-    organization: 'Demo LLC',
-    email: 'client@example.com',
-    login: 'demo',
-    full_name: 'Ivan Petrov',
-    taxpayer_number: '7707083893',
-  });
-  const other = store.addUser({
-    type: 1,
-    organization: 'Second Client LLC',
-    email: 'other@example.com',
-    login: 'other',
-    full_name: 'Anna Smirnova',
-    taxpayer_number: '7728168971',
-  });
-  const main = store.addAgreement({
-    user_id: demo.user_id,
-    is_offer: false,
-    agreement_number: 'AG-1001',
-    create_date: '2024-01-15',
-    accounting_code: '1C-0001',
-    account_number: '40817810099910004312',
-  });
-  store.addAgreement({
-    user_id: other.user_id,
-    is_offer: false,
-    agreement_number: 'AG-1002',
-    create_date: '2024-02-01',
-    accounting_code: '1C-0002',
-    account_number: '40817810099910004313',
-  });
-  // A second agreement of the demo client (an offer agreement, no number): client-level lookups still pick 1001.
-  store.addAgreement({ user_id: demo.user_id, is_offer: true, create_date: '2024-03-01' });
-  store.addInvoice(main.agreement_id, 114000n);
-  store.addTariff({
-    tariff_id: 1,
-    name: 'Business Internet',
-    periods: [{ period_id: 1, name: '1 month', months: 1 }],
-    services: [
-      { tariff_service_id: 11, name: 'Internet 100 Mbit/s', price: 99000n },
-      { tariff_service_id: 12, name: 'Static IP address', price: 15000n },
-    ],
-  });
-  return store;
+  /** The method autopayments of an agreement use: its latest active one with autopayment connected. */
+  autopaymentMethodOf(agreementId: number): PaymentMethod | undefined {
+    return [...this.paymentMethods.values()]
+      .filter((m) => m.agreement_id === agreementId && m.status === METHOD_ACTIVE && m.enable_auto_payments)
+      .at(-1);
+  }
+
+  /** Moves an agreement's balance and records the movement in the ledger. */
+  post(input: NewLedgerEntry): LedgerEntry {
+    const agreement = this.agreements.get(input.agreement_id);
+    if (!agreement) throw new Error(`a ledger entry names a missing agreement ${input.agreement_id}`);
+    agreement.balance += input.amount;
+    const entry: LedgerEntry = { entry_id: this.#next.entry++, ...input, balance_after: agreement.balance };
+    this.ledger.push(entry);
+    return entry;
+  }
+
+  /** Records an autopayment (the caller credits it through `post`). */
+  addAutopayment(input: Omit<Autopayment, 'autopayment_id' | 'status'>): Autopayment {
+    const autopayment: Autopayment = { autopayment_id: this.#next.autopayment++, ...input, status: 'succeeded' };
+    this.autopayments.set(autopayment.autopayment_id, autopayment);
+    return autopayment;
+  }
+
+  /** Notes what the billing did. */
+  record(event: BillingEvent): BillingEvent {
+    this.journal.push(event);
+    return event;
+  }
+
+  subscriptionsOf(agreementId: number): Subscription[] {
+    return [...this.subscriptions.values()].filter((s) => s.agreement_id === agreementId);
+  }
+
+  paymentsOf(agreementId: number): Payment[] {
+    return [...this.payments.values()].filter((p) => p.agreement_id === agreementId);
+  }
+
+  methodsOf(agreementId: number): PaymentMethod[] {
+    return [...this.paymentMethods.values()].filter((m) => m.agreement_id === agreementId);
+  }
+
+  autopaymentsOf(agreementId: number): Autopayment[] {
+    return [...this.autopayments.values()].filter((a) => a.agreement_id === agreementId);
+  }
+
+  ledgerOf(agreementId: number): LedgerEntry[] {
+    return this.ledger.filter((e) => e.agreement_id === agreementId);
+  }
 }

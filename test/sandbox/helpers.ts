@@ -1,5 +1,6 @@
 /** Talks to a sandbox started on a free port, over real HTTP. */
 import assert from 'node:assert/strict';
+import { formatMinorUnits } from '../../src/eps/amount.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 
 export const SHOP = 'https://shop.example';
@@ -97,4 +98,100 @@ export function errorMessage(answer: Answer): string {
   assert.equal(answer.body.code, answer.status, 'the envelope code equals the HTTP status');
   assert.equal(typeof error?.message, 'string');
   return error!.message as string;
+}
+
+/** The sandbox time most billing tests start at: a Friday in April 2026 (30 days), clock standing still. */
+export const T0 = '2026-04-10T09:00:00Z';
+
+/** A sandbox whose clock stands still at `at` until a test moves it. */
+export function startFrozen(at = T0, options: SandboxOptions = {}): Promise<Client> {
+  return start({ ...options, clock: { start: at, frozen: true } });
+}
+
+/** A new client with an offer agreement; its id. */
+export async function newAgreement(client: Client, organization = 'Test Client LLC'): Promise<number> {
+  const email = `c${Math.random().toString(36).slice(2, 10)}@example.com`;
+  const user = await client.api('POST', '/users', { type: 1, organization, email });
+  assert.equal(user.status, 201, JSON.stringify(user.body));
+  const { user_id } = user.body.response as { user_id: number };
+  const agreement = await client.api('POST', '/agreements', { user_id, is_offer: true, create_date: '2026-01-01' });
+  assert.equal(agreement.status, 200, JSON.stringify(agreement.body));
+  return (agreement.body.response as { agreement_id: number }).agreement_id;
+}
+
+/** Pays `amount` into an agreement through system C and its hosted page. */
+export async function topUp(client: Client, agreementId: number, amount: number): Promise<void> {
+  const created = await client.pay(payment('C', {}, { amount, agreement_param_id: 11, agreement_param_value: String(agreementId) }));
+  assert.equal((await decide(created.confirmation_url, 'pay')).status, 303);
+}
+
+/** Saves a method with autopayment for an agreement by a link-only payment of A (the balance does not change); its id. */
+export async function saveMethod(client: Client, agreementId: number): Promise<number> {
+  const created = await client.pay(payment('A', { ...AUTOPAY_A, cancel_payment: true }, { amount: 1, agreement_param_id: 11, agreement_param_value: String(agreementId) }));
+  assert.equal((await decide(created.confirmation_url, 'pay')).status, 303);
+  return client.sandbox.store.payments.get(created.payment_id)!.payment_method_id!;
+}
+
+/** Tariff 1: Internet 990.00 and a static IP 150.00 a month. */
+export const INTERNET = { tariff_service_id: 11, multiplicator: 1 };
+export const STATIC_IP = { tariff_service_id: 12, multiplicator: 1 };
+
+/** `POST /subscriptions` on tariff 1, monthly; its id. */
+export async function subscribe(client: Client, agreementId: number, fields: Record<string, unknown> = {}): Promise<number> {
+  const answer = await client.api('POST', '/subscriptions', {
+    agreement_id: agreementId,
+    tariff_id: 1,
+    period_id: 1,
+    description: 'Office internet',
+    services: [INTERNET, STATIC_IP],
+    ...fields,
+  });
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  return (answer.body.response as { subscription_id: number }).subscription_id;
+}
+
+export interface ClockAnswer {
+  now: string;
+  from: string;
+  events: BillingEventJson[];
+}
+
+export interface BillingEventJson {
+  at: string;
+  kind: string;
+  agreement_id: number;
+  subscription_id?: number;
+  trigger?: string;
+  payment_method_id?: number;
+  amount?: string;
+  text: string;
+}
+
+/** `POST /sandbox/clock` with a JSON body; the answer's body (asserting 200). */
+export async function moveClock(client: Client, body: Record<string, unknown>): Promise<ClockAnswer> {
+  const res = await fetch(`${client.sandbox.url}/sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const answer = (await res.json()) as ClockAnswer;
+  assert.equal(res.status, 200, JSON.stringify(answer));
+  return answer;
+}
+
+/** The agreement's ledger entries of some kinds, as `[at, kind, amount text, version]`. */
+export function ledger(client: Client, agreementId: number, kinds: readonly string[] = ['charge', 'recalculation']) {
+  return client.sandbox.store
+    .ledgerOf(agreementId)
+    .filter((e) => kinds.includes(e.kind))
+    .map((e) => [e.at, e.kind, formatMinorUnits(e.amount), e.version ?? null] as const);
+}
+
+/** The agreement's autopayments as `[at, trigger, amount text, method]`. */
+export function autopayments(client: Client, agreementId: number) {
+  return client.sandbox.store.autopaymentsOf(agreementId).map((a) => [a.at, a.trigger, formatMinorUnits(a.amount), a.payment_method_id] as const);
+}
+
+export function balance(client: Client, agreementId: number): string {
+  return formatMinorUnits(client.sandbox.store.agreements.get(agreementId)!.balance);
+}
+
+export function stateOf(client: Client, subscriptionId: number): string {
+  return client.sandbox.store.subscriptions.get(subscriptionId)!.billing.state;
 }

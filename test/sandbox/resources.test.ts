@@ -46,9 +46,16 @@ describe('sandbox: users, agreements, subscriptions, tariffs', () => {
     }
   });
 
-  it('GET /tariffs, /tariffs/{id}/periods and /services list the seeded tariff; an unknown tariff is 404', async () => {
-    assert.deepEqual((await client.api('GET', '/tariffs')).body, { code: 200, response: { tariffs: [{ tariff_id: 1, name: 'Business Internet' }] } });
+  it('GET /tariffs, /tariffs/{id}/periods and /services list the seeded tariffs; an unknown tariff is 404', async () => {
+    assert.deepEqual((await client.api('GET', '/tariffs')).body, {
+      code: 200,
+      response: { tariffs: [{ tariff_id: 1, name: 'Business Internet' }, { tariff_id: 2, name: 'Cloud Backup' }] },
+    });
     assert.deepEqual((await client.api('GET', '/tariffs/1/periods')).body, { code: 200, response: { periods: [{ period_id: 1, name: '1 month', months: 1 }] } });
+    assert.deepEqual((await client.api('GET', '/tariffs/2/periods')).body, {
+      code: 200,
+      response: { periods: [{ period_id: 2, name: '1 month', months: 1 }, { period_id: 3, name: '3 months', months: 3 }] },
+    });
     assert.deepEqual((await client.api('GET', '/tariffs/1/services')).body, {
       code: 200,
       response: {

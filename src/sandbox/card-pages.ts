@@ -1,0 +1,280 @@
+/**
+ * The client cards of the administrative interface: the home page (every client, agreement, balance, saved methods
+ * and payments, with a link to each agreement's card) and the card of one agreement (client, balance, recommended
+ * payment, subscriptions with their versions and states, charges, payments and autopayments, saved methods with
+ * "Disable autopayment"). Both carry the sandbox clock and its controls: plain forms, no script.
+ */
+import { html } from 'hono/html';
+import { formatMinorUnits } from '../eps/amount.js';
+import { LOOKUP_KEYS } from '../eps/lookup.js';
+import { TRIGGER_TEXT } from './autopayments.js';
+import { dateOf, timestamp } from './calendar.js';
+import type { Charging } from './charging.js';
+import type { SandboxClock } from './clock.js';
+import { agreementLabel, page, type Html } from './pages.js';
+import { monthlyPrice } from './pricing.js';
+import type { Scheduler } from './scheduler.js';
+import { METHOD_ACTIVE, type Agreement, type Payment, type PaymentMethod, type SandboxStore, type Subscription, type SubscriptionState } from './store.js';
+
+/** What the cards read. */
+export interface CardContext {
+  store: SandboxStore;
+  charging: Charging;
+  scheduler: Scheduler;
+  clock: SandboxClock;
+}
+
+const STATE_TEXT: Readonly<Record<SubscriptionState, string>> = {
+  scheduled: 'scheduled',
+  awaiting_activation: 'awaiting activation',
+  active: 'active',
+  blocked: 'financial blocking',
+};
+const STATE_CLASS: Readonly<Record<SubscriptionState, string>> = { scheduled: 'muted', awaiting_activation: 'bad', active: 'ok', blocked: 'bad' };
+
+const money = formatMinorUnits;
+
+/** The home page: every client with their agreements, and the clock. */
+export function homePage(ctx: CardContext): Html {
+  const users = [...ctx.store.users.values()];
+  return page(
+    'Billing sandbox: client card',
+    html`<h1>Client card</h1>
+${clockPanel(ctx, '/')}
+${users.map(
+  (user) => html`<section class="card" aria-labelledby="client-${user.user_id}">
+<h2 id="client-${user.user_id}">${user.organization} <span class="note">(client id ${user.user_id})</span></h2>
+<dl><dt>Contact</dt><dd>${user.full_name ?? '—'}, ${user.email}</dd>${user.taxpayer_number ? html`<dt>Taxpayer number</dt><dd>${user.taxpayer_number}</dd>` : ''}</dl>
+${ctx.store.agreementsOf(user.user_id).map((agreement) => agreementSummary(ctx, agreement))}
+</section>`,
+)}`,
+    true,
+  );
+}
+
+function agreementSummary(ctx: CardContext, agreement: Agreement): Html {
+  const { store } = ctx;
+  const id = agreement.agreement_id;
+  const methods = store.methodsOf(id);
+  const payments = store.paymentsOf(id);
+  const recommended = ctx.charging.recommendedPayment(id, ctx.clock.millis());
+  return html`<h3>Agreement ${agreementLabel(agreement)} (id ${id}) · balance <span class="num">${money(agreement.balance)}</span></h3>
+<p>Recommended payment <span class="num">${money(recommended)}</span> · <a href="/agreements/${id}">Open the client card of ${agreementLabel(agreement)}</a></p>
+${methods.length
+  ? html`<div class="table-wrap"><table><caption>Saved payment methods</caption>
+<thead><tr><th scope="col">Id</th><th scope="col">Method</th><th scope="col">System</th><th scope="col">Status</th><th scope="col">Autopayment</th><th scope="col">Saved</th></tr></thead>
+<tbody>${methods.map((m) => methodRow(m))}</tbody></table></div>`
+  : html`<p class="note">No saved payment methods.</p>`}
+${payments.length
+  ? html`<div class="table-wrap"><table><caption>Payments</caption>
+<thead><tr><th scope="col">Id</th><th scope="col">System</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col">Found by</th><th scope="col">Created</th></tr></thead>
+<tbody>${payments.map(paymentRow)}</tbody></table></div>`
+  : html`<p class="note">No payments.</p>`}
+${store.subscriptionsOf(id).map((s) => {
+  const current = s.versions.at(-1)!;
+  return html`<p>Subscription ${s.subscription_id}: ${current.description || 'no description'} · tariff ${current.tariff_id}, period ${current.period_id} · version ${current.version} from ${current.starts_at} · <span class="${STATE_CLASS[s.billing.state]}">${STATE_TEXT[s.billing.state]}</span></p>`;
+})}`;
+}
+
+/** The client card of one agreement. */
+export function agreementPage(ctx: CardContext, agreement: Agreement): Html {
+  const { store, charging, scheduler } = ctx;
+  const id = agreement.agreement_id;
+  const now = ctx.clock.millis();
+  const user = store.users.get(agreement.user_id);
+  const label = agreementLabel(agreement);
+  const subscriptions = store.subscriptionsOf(id);
+  const autopayMethod = store.autopaymentMethodOf(id);
+  const leads = subscriptions.map((s) => scheduler.leadTime(s)).filter((t): t is number => t !== undefined && t > now);
+  const nextLead = leads.length ? Math.min(...leads) : undefined;
+  const starts = subscriptions.map((s) => s.billing.next_start).filter((t) => t > now);
+  const nextStart = starts.length ? Math.min(...starts) : undefined;
+  const shortcuts: Shortcut[] = [];
+  if (nextLead !== undefined) shortcuts.push({ to: nextLead, text: `Move to ${timestamp(nextLead)}: ${dayText(scheduler.leadDays)} before the next period (autopayment check)` });
+  if (nextStart !== undefined) shortcuts.push({ to: nextStart, text: `Move to ${timestamp(nextStart)}: the next period starts` });
+
+  return page(
+    `Client card: ${label}`,
+    html`<nav><a href="/">All clients</a></nav>
+<h1>Client card · agreement ${label}</h1>
+${clockPanel(ctx, `/agreements/${id}`, shortcuts)}
+<section class="card" aria-labelledby="client">
+<h2 id="client">Client and agreement</h2>
+<dl>
+<dt>Client</dt><dd>${user ? html`${user.organization} (client id ${user.user_id})` : 'unknown'}</dd>
+${user ? html`<dt>Contact</dt><dd>${user.full_name ?? '—'}, ${user.email}</dd>` : ''}
+${user?.taxpayer_number ? html`<dt>Taxpayer number</dt><dd>${user.taxpayer_number}</dd>` : ''}
+<dt>Agreement</dt><dd>${label} (id ${id}), concluded ${agreement.create_date}${agreement.is_offer ? ', offer agreement' : ''}</dd>
+<dt>Balance</dt><dd class="num" id="balance">${money(agreement.balance)}</dd>
+<dt>Recommended payment</dt><dd class="num" id="recommended">${money(charging.recommendedPayment(id, now))}</dd>
+<dt>Autopayment</dt><dd>${autopayMethod
+  ? html`<span class="ok">connected</span>: method ${autopayMethod.payment_method_id}, ${autopayMethod.title} (system ${autopayMethod.system}); checked ${dayText(scheduler.leadDays)} before each period, on financial blocking, and hourly at minute 30 while something is owed`
+  : html`<span class="muted">not connected</span>`}</dd>
+</dl>
+</section>
+<section class="card" aria-labelledby="subscriptions">
+<h2 id="subscriptions">Subscriptions</h2>
+${subscriptions.length ? subscriptions.map((s) => subscriptionSection(ctx, s, now)) : html`<p class="note">No subscriptions.</p>`}
+</section>
+${chargesSection(ctx, id)}
+${paymentsSection(ctx, id)}
+${methodsSection(ctx, id)}`,
+    true,
+  );
+}
+
+function subscriptionSection(ctx: CardContext, subscription: Subscription, now: number): Html {
+  const { charging, store } = ctx;
+  const billing = subscription.billing;
+  const current = charging.versionAt(subscription, now);
+  const started = billing.state !== 'scheduled';
+  const waiting = billing.state === 'awaiting_activation' || billing.state === 'blocked';
+  const need = charging.need(subscription, now);
+  return html`<h3>Subscription ${subscription.subscription_id} · ${current.description || 'no description'}</h3>
+<dl>
+<dt>State</dt><dd><span class="${STATE_CLASS[billing.state]}" id="state-${subscription.subscription_id}">${STATE_TEXT[billing.state]}</span> since ${billing.since}</dd>
+${billing.period ? html`<dt>Current period</dt><dd>${dateOf(billing.period.start)} – ${dateOf(billing.period.end)}</dd>` : ''}
+<dt>${started ? 'Next period' : 'Starts'}</dt><dd>${timestamp(billing.next_start)}${waiting ? '' : html`, costs <span class="num">${money(need)}</span>`}</dd>
+${waiting ? html`<dt>To ${billing.state === 'blocked' ? 'unblock' : 'activate'} now</dt><dd class="num">${money(need)} (the rest of the current period)</dd>` : ''}
+</dl>
+<div class="table-wrap"><table><caption>Versions of subscription ${subscription.subscription_id}</caption>
+<thead><tr><th scope="col">Version</th><th scope="col">In force from</th><th scope="col">Tariff</th><th scope="col">Period</th><th scope="col">Services</th><th scope="col" class="num">Per month</th><th scope="col">Changed on</th></tr></thead>
+<tbody>${subscription.versions.map((version) => {
+  const tariff = store.tariffs.get(version.tariff_id);
+  const period = tariff?.periods.find((p) => p.period_id === version.period_id);
+  const inForce = started && version === current;
+  return html`<tr><td>${version.version}${inForce ? html` <span class="ok">(in force)</span>` : ''}</td><td>${version.starts_at}</td><td>${tariff?.name ?? version.tariff_id}</td><td>${period?.name ?? version.period_id}</td>
+<td>${version.services.map((service, index) => {
+    const spec = tariff?.services.find((s) => s.tariff_service_id === service.tariff_service_id);
+    const price = service.new_price ?? spec?.price ?? 0n;
+    return html`${index ? '; ' : ''}${spec?.name ?? service.tariff_service_id} × ${service.multiplicator} at ${money(price)}${service.new_price !== undefined ? ' (new price)' : ''}`;
+  })}</td><td class="num">${money(monthlyPrice(version, store.tariffs))}</td><td>${version.created_at}</td></tr>`;
+})}</tbody></table></div>`;
+}
+
+function chargesSection(ctx: CardContext, agreementId: number): Html {
+  const entries = ctx.store.ledgerOf(agreementId).filter((e) => e.kind === 'charge' || e.kind === 'recalculation');
+  return html`<section class="card" aria-labelledby="charges">
+<h2 id="charges">Charges</h2>
+${entries.length
+  ? html`<div class="table-wrap"><table><caption>Charges and recalculations, oldest first</caption>
+<thead><tr><th scope="col">Date</th><th scope="col">Subscription</th><th scope="col">What</th><th scope="col">Version</th><th scope="col" class="num">Amount</th><th scope="col" class="num">Balance after</th></tr></thead>
+<tbody>${entries.map((e) => html`<tr><td>${e.at}</td><td>${e.subscription_id ?? '—'}</td><td>${e.kind === 'recalculation' ? 'Recalculation: ' : ''}${e.description}</td><td>${e.version ?? '—'}</td><td class="num">${money(e.amount)}</td><td class="num">${money(e.balance_after)}</td></tr>`)}</tbody></table></div>`
+  : html`<p class="note">No charges.</p>`}
+</section>`;
+}
+
+interface PaymentLine {
+  at: string;
+  what: string;
+  trigger: string;
+  method: string;
+  amount: bigint;
+  status: string;
+}
+
+function paymentsSection(ctx: CardContext, agreementId: number): Html {
+  const { store } = ctx;
+  const lines: PaymentLine[] = [
+    ...store.paymentsOf(agreementId).map((p): PaymentLine => ({
+      at: p.decided_at ?? p.created_at,
+      what: `Payment no. ${p.payment_id} through system ${p.system}`,
+      trigger: '—',
+      method: p.payment_method_id !== undefined ? `saved as method ${p.payment_method_id}` : '—',
+      amount: p.amount,
+      status: p.status === 'succeeded' && !p.credited ? 'succeeded (test payment cancelled)' : p.status,
+    })),
+    ...store.autopaymentsOf(agreementId).map((a): PaymentLine => {
+      const method = store.paymentMethods.get(a.payment_method_id);
+      return {
+        at: a.at,
+        what: `Autopayment no. ${a.autopayment_id}`,
+        trigger: TRIGGER_TEXT[a.trigger],
+        method: `method ${a.payment_method_id}${method ? `, ${method.title} (system ${method.system})` : ''}`,
+        amount: a.amount,
+        status: a.status,
+      };
+    }),
+    ...store.ledgerOf(agreementId)
+      .filter((e) => e.kind === 'transfer')
+      .map((e): PaymentLine => ({ at: e.at, what: e.description, trigger: '—', method: '—', amount: e.amount, status: 'credited' })),
+  ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  return html`<section class="card" aria-labelledby="payments">
+<h2 id="payments">Payments and autopayments</h2>
+${lines.length
+  ? html`<div class="table-wrap"><table><caption>Payment history, oldest first</caption>
+<thead><tr><th scope="col">Date</th><th scope="col">Payment</th><th scope="col">Trigger</th><th scope="col">Method</th><th scope="col" class="num">Amount</th><th scope="col">Status</th></tr></thead>
+<tbody>${lines.map((l) => html`<tr><td>${l.at}</td><td>${l.what}</td><td>${l.trigger}</td><td>${l.method}</td><td class="num">${money(l.amount)}</td><td>${l.status}</td></tr>`)}</tbody></table></div>`
+  : html`<p class="note">No payments.</p>`}
+</section>`;
+}
+
+function methodsSection(ctx: CardContext, agreementId: number): Html {
+  const methods = ctx.store.methodsOf(agreementId);
+  return html`<section class="card" aria-labelledby="methods">
+<h2 id="methods">Saved payment methods</h2>
+${methods.length
+  ? html`<div class="table-wrap"><table><caption>Saved payment methods and their autopayment</caption>
+<thead><tr><th scope="col">Id</th><th scope="col">Method</th><th scope="col">System</th><th scope="col">Status</th><th scope="col">Autopayment</th><th scope="col">Saved</th><th scope="col">Action</th></tr></thead>
+<tbody>${methods.map((m) => methodRow(m, agreementId))}</tbody></table></div>`
+  : html`<p class="note">No saved payment methods. Paying with system A or B and saving the method connects autopayments.</p>`}
+</section>`;
+}
+
+function methodRow(method: PaymentMethod, cardOf?: number): Html {
+  const active = method.status === METHOD_ACTIVE;
+  const action =
+    cardOf === undefined
+      ? ''
+      : html`<td>${active
+          ? html`<form method="post" action="/agreements/${cardOf}/payment-methods/${method.payment_method_id}/disable" class="row"><button type="submit">Disable autopayment</button></form>`
+          : '—'}</td>`;
+  return html`<tr><td>${method.payment_method_id}</td><td>${method.title} (${method.method})</td><td>${method.system}</td>
+<td class="${active ? 'ok' : 'bad'}">${active ? 'active' : 'disabled'} (${method.status})</td><td>${method.enable_auto_payments ? 'connected' : 'off'}</td><td>${method.created_at}</td>${action}</tr>`;
+}
+
+function paymentRow(payment: Payment): Html {
+  const how = `${LOOKUP_KEYS[payment.agreement_param_id]} = ${payment.agreement_param_value}`;
+  return html`<tr><td>${payment.payment_id}</td><td>${payment.system}</td><td class="num">${money(payment.amount)}</td>
+<td>${payment.status}${payment.status === 'succeeded' && !payment.credited ? ' (test payment cancelled)' : ''}</td><td>${how}</td><td>${payment.created_at}</td></tr>`;
+}
+
+interface Shortcut {
+  to: number;
+  text: string;
+}
+
+const STEPS: ReadonlyArray<[string, string]> = [
+  ['PT1H', '+1 hour'],
+  ['P1D', '+1 day'],
+  ['P7D', '+1 week'],
+  ['P1M', '+1 month'],
+];
+
+/** The sandbox time and the forms that move it (to `POST /sandbox/clock`, then back to `returnTo`). */
+function clockPanel(ctx: CardContext, returnTo: string, shortcuts: readonly Shortcut[] = []): Html {
+  const now = ctx.clock.millis();
+  const back = html`<input type="hidden" name="return_to" value="${returnTo}">`;
+  return html`<section class="card clock" aria-labelledby="clock">
+<h2 id="clock">Sandbox clock</h2>
+<p>Sandbox time <strong><time datetime="${new Date(now).toISOString()}" id="sandbox-time">${timestamp(now)} UTC</time></strong>
+· ${ctx.clock.frozen ? 'stands still until moved' : 'runs with real time'}. It only moves forward; every charge and autopayment on the way happens in order, once.</p>
+<form method="post" action="/sandbox/clock" class="inline" aria-label="Move the clock forward by">
+${back}<span>Move forward:</span>
+${STEPS.map(([value, text]) => html`<button type="submit" name="advance" value="${value}">${text}</button>`)}
+</form>
+<form method="post" action="/sandbox/clock" class="inline">
+${back}<label for="clock-to">Move to (UTC)</label>
+<input id="clock-to" name="to" type="datetime-local" step="1" required value="${new Date(now).toISOString().slice(0, 19)}">
+<button type="submit" class="primary">Move</button>
+</form>
+${shortcuts.map(
+  (s) => html`<form method="post" action="/sandbox/clock" class="inline">${back}<input type="hidden" name="to" value="${new Date(s.to).toISOString()}"><button type="submit">${s.text}</button></form>`,
+)}
+</section>`;
+}
+
+function dayText(days: number): string {
+  return days === 1 ? '1 day' : `${days} days`;
+}
+

@@ -1,0 +1,158 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { AUTOPAY_A, INTERNET, SHOP, T0, decide, payment, saveMethod, startFrozen, type Client } from './helpers.js';
+
+async function card(client: Client, agreementId: number | string): Promise<string> {
+  const res = await fetch(`${client.sandbox.url}/agreements/${agreementId}`);
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
+  assert.match(res.headers.get('content-security-policy') ?? '', /default-src 'none'; style-src 'self'/);
+  const page = await res.text();
+  assert.doesNotMatch(page, /<script|\sstyle=|\son[a-z]+=/i, 'no script, no inline style: the strict CSP holds');
+  return page;
+}
+
+/** The text of the table row that contains `needle` (tags removed, spaces squeezed). */
+function row(page: string, needle: string): string {
+  const rows = page.split('<tr>').slice(1).map((r) => r.split('</tr>')[0]!.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim());
+  const found = rows.find((r) => r.includes(needle));
+  assert.ok(found, `a row with "${needle}"`);
+  return found;
+}
+
+const value = (page: string, id: string) => new RegExp(`id="${id}">([^<]*)<`).exec(page)?.[1];
+
+async function onCard(body: (client: Client) => Promise<void>): Promise<void> {
+  const client = await startFrozen(T0);
+  try {
+    await body(client);
+  } finally {
+    await client.close();
+  }
+}
+
+describe('sandbox client card', () => {
+  it('AG-1001: client, balance, recommended payment, the subscription with its versions, charges and payments, the clock', () =>
+    onCard(async (client) => {
+      const page = await card(client, 1001);
+      assert.match(page, /<h1>Client card · agreement AG-1001<\/h1>/);
+      assert.match(page, /<dt>Client<\/dt><dd>Demo LLC \(client id 1\)<\/dd>/);
+      assert.match(page, /<dd>Ivan Petrov, client@example\.com<\/dd>/);
+      assert.match(page, /AG-1001 \(id 1001\), concluded 2024-01-15/);
+      assert.equal(value(page, 'balance'), '0.00');
+      assert.equal(value(page, 'recommended'), '1140.00');
+      assert.match(page, /Autopayment<\/dt><dd><span class="muted">not connected/);
+
+      assert.match(page, /<h3>Subscription 1 · Office internet<\/h3>/);
+      assert.equal(value(page, 'state-1'), 'active');
+      assert.match(page, /active<\/span> since 2026-03-01 00:00:00/);
+      assert.match(page, /Current period<\/dt><dd>2026-04-01 – 2026-05-01/);
+      assert.match(page, /Next period<\/dt><dd>2026-05-01 00:00:00, costs <span class="num">1140\.00/);
+      assert.equal(row(page, 'Internet 100 Mbit/s ×'), '1 (in force) 2026-03-01 00:00:00 Business Internet 1 month Internet 100 Mbit/s × 1 at 990.00; Static IP address × 1 at 150.00 1140.00 2026-04-10 09:00:00');
+
+      assert.equal(row(page, '2026-03-01 – 2026-04-01'), '2026-03-01 00:00:00 1 Subscription 1 (Office internet): 2026-03-01 – 2026-04-01 (first period) 1 -1140.00 1140.00');
+      assert.equal(row(page, '2026-04-01 – 2026-05-01'), '2026-04-01 00:00:00 1 Subscription 1 (Office internet): 2026-04-01 – 2026-05-01 (period) 1 -1140.00 0.00');
+      assert.equal(row(page, 'Bank transfer'), '2026-03-01 00:00:00 Bank transfer (seed data) — — 2280.00 credited');
+      assert.match(page, /No saved payment methods\./);
+
+      assert.match(page, /<time datetime="2026-04-10T09:00:00.000Z" id="sandbox-time">2026-04-10 09:00:00 UTC<\/time>/);
+      assert.match(page, /<form method="post" action="\/sandbox\/clock" class="inline"[^>]*>\s*<input type="hidden" name="return_to" value="\/agreements\/1001">/);
+      assert.match(page, /<button type="submit" name="advance" value="P1D">\+1 day<\/button>/);
+      assert.match(page, /<label for="clock-to">Move to \(UTC\)<\/label>\s*<input id="clock-to" name="to" type="datetime-local"/);
+      assert.match(page, /<input type="hidden" name="to" value="2026-04-30T00:00:00.000Z"><button type="submit">Move to 2026-04-30 00:00:00: 1 day before the next period/);
+      assert.doesNotMatch(page, /demo-secret|Bearer /);
+    }));
+
+  it('shows waiting, blocked and changed subscriptions as they are', () =>
+    onCard(async (client) => {
+      const waiting = await card(client, 1003);
+      assert.match(waiting, /offer agreement no\. 1003/);
+      assert.equal(value(waiting, 'state-2'), 'awaiting activation');
+      // The quarter April–June from 1 April: 61 of 91 days of 900.00 would have been 603.30; from now, less.
+      assert.match(waiting, /To activate now<\/dt><dd class="num">[\d.]+ \(the rest of the current period\)/);
+      assert.match(waiting, /Cloud Backup<\/td><td>3 months<\/td>/);
+
+      await client.api('PATCH', '/subscriptions/1', { change_start_date: '2026-05-15 00:00:00', services: [{ ...INTERNET, modifier: { new_price: 1300 } }] });
+      client.sandbox.advance('2026-05-20T00:00:00Z');
+      const blocked = await card(client, 1001);
+      assert.equal(value(blocked, 'state-1'), 'financial blocking');
+      assert.match(blocked, /financial blocking<\/span> since 2026-05-01 00:00:00/);
+      assert.match(row(blocked, 'new price'), /^2 \(in force\) 2026-05-15 00:00:00 Business Internet 1 month Internet 100 Mbit\/s × 1 at 1300\.00 \(new price\) 1300\.00/);
+      assert.doesNotMatch(row(blocked, 'Static IP address × 1 at 150.00 1140.00'), /in force/);
+      assert.match(blocked, /To unblock now<\/dt><dd class="num">503\.23 /, '12 of 31 days of May at 1300.00');
+    }));
+
+  it('the home page links every agreement to its card; an unknown agreement is a 404 page', async () => {
+    await onCard(async (client) => {
+      const home = await (await fetch(`${client.sandbox.url}/`)).text();
+      assert.match(home, /Agreement AG-1001 \(id 1001\) · balance <span class="num">0\.00<\/span><\/h3>\s*<p>Recommended payment <span class="num">1140\.00<\/span> · <a href="\/agreements\/1001">/);
+      assert.match(home, /href="\/agreements\/1003"/);
+      assert.match(home, /action="\/sandbox\/clock"/);
+      for (const path of ['/agreements/4040', '/agreements/abc', '/agreements/0']) {
+        const res = await fetch(`${client.sandbox.url}${path}`);
+        assert.equal(res.status, 404, path);
+        assert.match(await res.text(), /There is no agreement with this id/);
+      }
+    });
+  });
+
+  it('"Disable autopayment" disables the method and its autopayment, then comes back to the card', () =>
+    onCard(async (client) => {
+      const method = await saveMethod(client, 1001);
+      const foreign = await saveMethod(client, 1002);
+      let page = await card(client, 1001);
+      assert.match(page, new RegExp(`Autopayment</dt><dd><span class="ok">connected</span>: method ${method}, Visa •••• 4242 \\(system A\\)`));
+      const action = `/agreements/1001/payment-methods/${method}/disable`;
+      assert.ok(page.includes(`<form method="post" action="${action}" class="row"><button type="submit">Disable autopayment</button></form>`));
+
+      const res = await fetch(`${client.sandbox.url}${action}`, { method: 'POST', redirect: 'manual' });
+      assert.equal(res.status, 303);
+      assert.equal(res.headers.get('location'), '/agreements/1001');
+      const stored = client.sandbox.store.paymentMethods.get(method)!;
+      assert.deepEqual([stored.status, stored.enable_auto_payments], [3, false]);
+      page = await card(client, 1001);
+      assert.match(row(page, 'Visa •••• 4242 (bank_card)'), /disabled \(3\) off .* —$/);
+      assert.doesNotMatch(page, /Disable autopayment<\/button>/);
+      assert.match(page, /Autopayment<\/dt><dd><span class="muted">not connected/);
+      assert.equal((await fetch(`${client.sandbox.url}${action}`, { method: 'POST', redirect: 'manual' })).status, 303, 'again: harmless');
+
+      const other = await fetch(`${client.sandbox.url}/agreements/1001/payment-methods/${foreign}/disable`, { method: 'POST', redirect: 'manual' });
+      assert.equal(other.status, 404, 'a method of another agreement');
+      assert.equal(client.sandbox.store.paymentMethods.get(foreign)!.enable_auto_payments, true);
+
+      client.sandbox.advance('2026-05-02T00:00:00Z');
+      assert.equal(client.sandbox.store.autopaymentsOf(1001).length, 0, 'and is never charged');
+    }));
+
+  it('end to end: pay with A saving the method, move the clock to a day before the next period, see the autopayment on the card', () =>
+    onCard(async (client) => {
+      // The client pays 500.00 with A and saves the card, on the payment system's page.
+      const created = await client.pay(payment('A', AUTOPAY_A, { amount: 500 }));
+      const hosted = await (await fetch(created.confirmation_url)).text();
+      assert.match(hosted, /Saved, with autopayments connected/);
+      const paid = await decide(created.confirmation_url, 'pay');
+      assert.equal(paid.headers.get('location'), `${SHOP}/back?payment_id=${created.payment_id}&status=succeeded`);
+
+      let page = await card(client, 1001);
+      assert.equal(value(page, 'balance'), '500.00');
+      assert.equal(value(page, 'recommended'), '640.00');
+      assert.match(row(page, `Payment no. ${created.payment_id} through system A`), /saved as method 1 500\.00 succeeded$/);
+
+      // The developer presses the card's "a day before the next period" button.
+      const shortcut = /<input type="hidden" name="to" value="([^"]+)"><button type="submit">Move to [^<]*1 day before the next period/.exec(page);
+      assert.ok(shortcut, 'the card offers the move');
+      const moved = await fetch(`${client.sandbox.url}/sandbox/clock`, {
+        method: 'POST',
+        body: new URLSearchParams({ return_to: '/agreements/1001', to: shortcut[1]! }),
+        redirect: 'manual',
+      });
+      assert.equal(moved.status, 303);
+      assert.equal(moved.headers.get('location'), '/agreements/1001');
+
+      page = await card(client, 1001);
+      assert.match(page, /2026-04-30 00:00:00 UTC<\/time>/);
+      assert.equal(row(page, 'Autopayment no. 1'), '2026-04-30 00:00:00 Autopayment no. 1 before a new period method 1, Visa •••• 4242 (system A) 640.00 succeeded');
+      assert.equal(value(page, 'balance'), '1140.00');
+      assert.equal(value(page, 'recommended'), '0.00');
+    }));
+});
