@@ -96,7 +96,7 @@ export function agreementPage(ctx: CardContext, agreement: Agreement): Html {
   return page(
     `Client card: ${label}`,
     html`<nav><a href="/">All clients</a></nav>
-<h1>Client card · agreement ${label}</h1>
+<h1>Client card · ${label}</h1>
 ${clockPanel(ctx, `/agreements/${id}`, shortcuts)}
 <section class="card" aria-labelledby="client">
 <h2 id="client">Client and agreement</h2>
@@ -104,7 +104,7 @@ ${clockPanel(ctx, `/agreements/${id}`, shortcuts)}
 <dt>Client</dt><dd>${user ? html`${user.organization} (client id ${user.user_id})` : 'unknown'}</dd>
 ${user ? html`<dt>Contact</dt><dd>${user.full_name ?? '—'}, ${user.email}</dd>` : ''}
 ${user?.taxpayer_number ? html`<dt>Taxpayer number</dt><dd>${user.taxpayer_number}</dd>` : ''}
-<dt>Agreement</dt><dd>${label} (id ${id}), concluded ${agreement.create_date}${agreement.is_offer ? ', offer agreement' : ''}</dd>
+<dt>Agreement</dt><dd>${label} (id ${id}), concluded ${agreement.create_date}${agreement.is_offer && agreement.agreement_number ? ', offer agreement' : ''}</dd>
 <dt>Balance</dt><dd class="num" id="balance">${money(agreement.balance)}</dd>
 <dt>Recommended payment</dt><dd class="num" id="recommended">${money(charging.recommendedPayment(id, now))}</dd>
 <dt>Autopayment</dt><dd>${autopayMethod
@@ -143,7 +143,7 @@ ${waiting ? html`<dt>To ${billing.state === 'blocked' ? 'unblock' : 'activate'} 
   const tariff = store.tariffs.get(version.tariff_id);
   const period = tariff?.periods.find((p) => p.period_id === version.period_id);
   const inForce = started && version === current;
-  return html`<tr><td>${version.version}${inForce ? html` <span class="ok">(in force)</span>` : ''}</td><td>${version.starts_at}</td><td>${tariff?.name ?? version.tariff_id}</td><td>${period?.name ?? version.period_id}</td>
+  return html`<tr><td>${version.version}${inForce ? html` <span class="ok">(in force)</span>` : ''}</td><td class="when">${version.starts_at}</td><td>${tariff?.name ?? version.tariff_id}</td><td>${period?.name ?? version.period_id}</td>
 <td>${version.services.map((service, index) => {
     const spec = tariff?.services.find((s) => s.tariff_service_id === service.tariff_service_id);
     const price = service.new_price ?? spec?.price ?? 0n;
@@ -159,7 +159,7 @@ function chargesSection(ctx: CardContext, agreementId: number): Html {
 ${entries.length
   ? html`<div class="table-wrap"><table><caption>Charges and recalculations, oldest first</caption>
 <thead><tr><th scope="col">Date</th><th scope="col">Subscription</th><th scope="col">What</th><th scope="col">Version</th><th scope="col" class="num">Amount</th><th scope="col" class="num">Balance after</th></tr></thead>
-<tbody>${entries.map((e) => html`<tr><td>${e.at}</td><td>${e.subscription_id ?? '—'}</td><td>${e.kind === 'recalculation' ? 'Recalculation: ' : ''}${e.description}</td><td>${e.version ?? '—'}</td><td class="num">${money(e.amount)}</td><td class="num">${money(e.balance_after)}</td></tr>`)}</tbody></table></div>`
+<tbody>${entries.map((e) => html`<tr><td class="when">${e.at}</td><td>${e.subscription_id ?? '—'}</td><td>${e.description}</td><td>${e.version ?? '—'}</td><td class="num">${money(e.amount)}</td><td class="num">${money(e.balance_after)}</td></tr>`)}</tbody></table></div>`
   : html`<p class="note">No charges.</p>`}
 </section>`;
 }
@@ -204,7 +204,7 @@ function paymentsSection(ctx: CardContext, agreementId: number): Html {
 ${lines.length
   ? html`<div class="table-wrap"><table><caption>Payment history, oldest first</caption>
 <thead><tr><th scope="col">Date</th><th scope="col">Payment</th><th scope="col">Trigger</th><th scope="col">Method</th><th scope="col" class="num">Amount</th><th scope="col">Status</th></tr></thead>
-<tbody>${lines.map((l) => html`<tr><td>${l.at}</td><td>${l.what}</td><td>${l.trigger}</td><td>${l.method}</td><td class="num">${money(l.amount)}</td><td>${l.status}</td></tr>`)}</tbody></table></div>`
+<tbody>${lines.map((l) => html`<tr><td class="when">${l.at}</td><td>${l.what}</td><td>${l.trigger}</td><td>${l.method}</td><td class="num">${money(l.amount)}</td><td>${l.status}</td></tr>`)}</tbody></table></div>`
   : html`<p class="note">No payments.</p>`}
 </section>`;
 }

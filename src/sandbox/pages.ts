@@ -39,6 +39,8 @@ th{color:var(--muted);font-weight:600}
 .ok{color:var(--ok);font-weight:600}
 .bad{color:var(--bad);font-weight:600}
 .muted{color:var(--muted)}
+dd.num{text-align:left}
+td.when{white-space:nowrap}
 nav{margin-bottom:1rem}
 form.inline{display:flex;gap:.5rem;align-items:center;flex-wrap:wrap;margin:.75rem 0 0}
 form.row{margin:0}
