@@ -1,0 +1,407 @@
+/**
+ * `npm run bench`: how fast and how light, each figure next to a reference measured in the same run on the same
+ * machine. Loopback only; every server runs in its own process; the run stops by itself. Prints a markdown report
+ * and writes it to `bench/results.md`. `BENCH_QUICK=1` shortens every step (for working on the bench itself).
+ */
+import { randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_EPS_UUIDS } from '../src/sandbox/app.js';
+import { fire, measure, type LoadResult, type Target } from './http-load.js';
+import { startChild, stopAll, type Child } from './processes.js';
+import { int, machine, mb, ms, percent, table } from './report.js';
+import { REFERENCE_BUNDLE, WIDGET_BUNDLE, buildBundles, bundleSize, launchChromium, median, startPageServer, timeFirstRender } from './widget.js';
+
+const QUICK = process.env.BENCH_QUICK === '1';
+const PLAN = {
+  seconds: QUICK ? 1 : 5,
+  warmupSeconds: QUICK ? 0.5 : 1,
+  connections: [1, 50, 500],
+  tokenPayments: QUICK ? 2_000 : 10_000,
+  tokenConnections: 200,
+  memoryRequests: QUICK ? 10_000 : 100_000,
+  memoryConnections: 50,
+  replayConnections: 50,
+  pageLoads: QUICK ? 4 : 20,
+};
+/** Stop whatever happens: a stuck step must not keep the machine busy. */
+const TIME_LIMIT_MS = 12 * 60_000;
+
+const RESULTS = fileURLToPath(new URL('./results.md', import.meta.url));
+const CREDENTIALS = { username: 'bench', password: 'bench-secret' };
+const SHOP = 'https://shop.example';
+const EPS_UUID = DEFAULT_EPS_UUIDS.A;
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+// One payment of system A, found by agreement number: what the widget sends, and what the billing receives.
+const PARAMS = [
+  { name: 'confirmation_type', value: 'redirect' },
+  { name: 'confirmation_return_url', value: `${SHOP}/paid` },
+];
+const BILLING_FIELDS = `"amount":1500.50,"agreement_param_id":5,"agreement_param_value":"AG-1001","eps_params":${JSON.stringify(PARAMS)}`;
+const RELAY_BODY = JSON.stringify({ system: 'A', amount: '1500.50', agreement_param_id: 5, agreement_param_value: 'AG-1001', eps_params: PARAMS });
+
+const log = (text: string) => console.error(`bench: ${text}`);
+
+setTimeout(() => {
+  log(`stopped after ${TIME_LIMIT_MS / 60_000} minutes`);
+  void stopAll().finally(() => process.exit(1));
+}, TIME_LIMIT_MS).unref();
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const date = new Date();
+  const loadBefore = os.loadavg()[0]!;
+
+  log('building the widget and the Lit reference');
+  await buildBundles();
+  const sizes = { widget: await bundleSize(WIDGET_BUNDLE), reference: await bundleSize(REFERENCE_BUNDLE) };
+
+  let pageRelay = '';
+  const pages = await startPageServer(
+    [
+      { tag: 'billing-pay', script: WIDGET_BUNDLE, readyEvent: 'billing-pay-ready' },
+      { tag: 'bench-reference', script: REFERENCE_BUNDLE, readyEvent: 'bench-reference-ready' },
+    ],
+    () => pageRelay,
+  );
+
+  log('starting the sandbox, relays and the bare proxy');
+  const sandbox = await startChild('sandbox', { BENCH_SANDBOX: JSON.stringify(CREDENTIALS) });
+  const baseUrl = `${sandbox.url}/api/rest/v1`;
+  const relayEnv = (extra: Record<string, string> = {}) => ({
+    BILLING_BASE_URL: baseUrl,
+    BILLING_USERNAME: CREDENTIALS.username,
+    BILLING_PASSWORD: CREDENTIALS.password,
+    EPS_UUID_A: DEFAULT_EPS_UUIDS.A,
+    EPS_UUID_B: DEFAULT_EPS_UUIDS.B,
+    EPS_UUID_C: DEFAULT_EPS_UUIDS.C,
+    ALLOWED_ORIGINS: `${SHOP},${pages.origin}`,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    // The defaults (30 and 10 a minute) would refuse almost all of it: one address, one agreement.
+    RATE_LIMIT_IP: '999999999/1',
+    RATE_LIMIT_AGREEMENT: '999999999/1',
+    IDEMPOTENCY_TTL_SECONDS: '600',
+    ...extra,
+  });
+  const redisUp = await redisAnswers('127.0.0.1', 6379);
+  const proxyEnv = { BENCH_PROXY: JSON.stringify({ baseUrl, ...CREDENTIALS, epsUuid: EPS_UUID }) };
+  const [relay, relayInfo, relayFresh, relayRedis, bare, honoProxy] = await Promise.all([
+    startChild('relay', relayEnv()),
+    startChild('relay', relayEnv({ LOG_LEVEL: 'info' })),
+    startChild('relay', relayEnv()),
+    redisUp ? startChild('relay', relayEnv({ REDIS_URL: 'redis://127.0.0.1:6379' })) : undefined,
+    startChild('bare-proxy', proxyEnv),
+    startChild('hono-proxy', proxyEnv),
+  ]);
+  pageRelay = relay.url;
+
+  const token = await bearerToken(baseUrl);
+  const direct: Target = { url: `${baseUrl}/eps_payments`, headers: { authorization: `Bearer ${token}`, ...JSON_TYPE }, body: `{"eps_uuid":"${EPS_UUID}",${BILLING_FIELDS}}` };
+  const proxied: Target = { url: `${bare.url}/eps_payments`, headers: JSON_TYPE, body: `{${BILLING_FIELDS}}` };
+  const viaRelay = (child: Child, headers: Record<string, string> = {}): Target => ({
+    url: `${child.url}/payments`,
+    headers: { origin: SHOP, ...JSON_TYPE, ...headers },
+    body: RELAY_BODY,
+  });
+  const targets = [
+    { name: 'sandbox direct', target: direct, front: undefined },
+    { name: 'bare node:http proxy', target: proxied, front: bare },
+    { name: 'relay', target: viaRelay(relay), front: relay },
+  ];
+  for (const { name, target } of targets) await expectCreated(name, target);
+
+  /** One cell, with the CPU time the proxy in front (if any) and the sandbox spent on each request of it. */
+  const cell = async (target: Target, connections: number, front?: Child): Promise<Row['result']> => {
+    let cpu = { front: 0, sandbox: 0 };
+    const result = await measure(target, connections, PLAN.seconds, PLAN.warmupSeconds, async () => {
+      await settle(sandbox);
+      cpu = { front: (await front?.cpu()) ?? 0, sandbox: await sandbox.cpu() };
+    });
+    await settle(sandbox);
+    return {
+      ...result,
+      frontCpu: front && ((await front.cpu()) - cpu.front) / result.total,
+      sandboxCpu: ((await sandbox.cpu()) - cpu.sandbox) / result.total,
+    };
+  };
+
+  // 1. Throughput and latency: at each concurrency the three take turns.
+  const throughput: Row[] = [];
+  for (const connections of PLAN.connections) {
+    for (const { name, target, front } of targets) {
+      const result = await cell(target, connections, front);
+      log(`${name}, ${connections} connections: ${int(result.rps)} req/s, p50 ${ms(result.p50)} ms, p99 ${ms(result.p99)} ms`);
+      throughput.push({ name, connections, result });
+    }
+  }
+  const at50 = PLAN.connections.includes(50) ? 50 : PLAN.connections[0]!;
+  const variants = [
+    { name: 'bare proxy on the relay\'s stack (Hono, @hono/node-server, undici)', target: { ...proxied, url: `${honoProxy.url}/eps_payments` }, front: honoProxy },
+    { name: 'relay, LOG_LEVEL=info (to /dev/null)', target: viaRelay(relayInfo), front: relayInfo },
+    { name: 'relay, a fresh Idempotency-Key each (memory store)', target: { ...viaRelay(relay), setupRequest: withFreshKey }, front: relay },
+  ];
+  for (const { name, target, front } of variants) {
+    await expectCreated(name, target);
+    const result = await cell(target, at50, front);
+    log(`${name}, ${at50} connections: ${int(result.rps)} req/s`);
+    throughput.push({ name, connections: at50, result });
+  }
+
+  // 2. Token economy: a relay that has never asked for a token, many payments at once.
+  await settle(sandbox);
+  const beforeTokens = await sandbox.counts();
+  const tokenRun = await fire(viaRelay(relayFresh), PLAN.tokenConnections, PLAN.tokenPayments);
+  const afterTokens = await sandbox.counts();
+  const refreshes = await metric(relayFresh.url, 'relay_billing_token_refreshes_total');
+  const tokens = { auth: afterTokens.auth - beforeTokens.auth, payments: afterTokens.epsPayments - beforeTokens.epsPayments, refreshes, run: tokenRun };
+  log(`token economy: ${tokens.payments} payments, ${tokens.auth} GET /auth`);
+
+  // 5. Memory (on the same relay, which the token run has warmed up), sampled after every tenth of the run.
+  const memoryBefore = await relayFresh.memory();
+  const memory = { before: memoryBefore, samples: [] as { rss: number; heapUsed: number }[], total: 0, failed: 0, seconds: 0 };
+  for (let i = 0; i < 10; i += 1) {
+    const part = await fire(viaRelay(relayFresh), PLAN.memoryConnections, PLAN.memoryRequests / 10);
+    memory.samples.push(await relayFresh.memory());
+    memory.total += part.total;
+    memory.failed += part.failed;
+    memory.seconds += part.seconds;
+  }
+  log(`memory: RSS ${mb(memoryBefore.rss)} → ${mb(memory.samples.at(-1)!.rss)} MB over ${int(memory.total)} requests`);
+
+  // 3. Idempotent replays: the same key and body again and again.
+  const replays: { store: string; result?: LoadResult; created?: number }[] = [];
+  for (const [store, child] of [['memory', relay], ['Redis (127.0.0.1:6379)', relayRedis]] as const) {
+    if (!child) {
+      replays.push({ store: `${store}: not measured, Redis does not answer` });
+      continue;
+    }
+    const target = viaRelay(child, { 'idempotency-key': `bench-${randomUUID()}` });
+    await expectCreated(`relay (${store})`, target);
+    await settle(sandbox);
+    const before = await sandbox.counts();
+    const result = await measure(target, PLAN.replayConnections, PLAN.seconds, PLAN.warmupSeconds);
+    await settle(sandbox);
+    const created = (await sandbox.counts()).epsPayments - before.epsPayments;
+    log(`replays, ${store}: ${int(result.rps)} req/s`);
+    replays.push({ store, result, created });
+  }
+
+  // 4. The widget in Chromium, against the idle relay's /config.
+  log(`widget: ${PLAN.pageLoads} fresh loads of each page in headless Chromium`);
+  const browser = await launchChromium();
+  let renders: number[][];
+  try {
+    renders = await timeFirstRender(browser, [`${pages.origin}/billing-pay.html`, `${pages.origin}/bench-reference.html`], PLAN.pageLoads);
+  } finally {
+    await browser.close();
+  }
+  await pages.close();
+  await stopAll();
+
+  const report = [
+    '# billing-pay benchmark results',
+    '',
+    `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC · ${machine()} · \`npm run bench\`${QUICK ? ' (BENCH_QUICK: shortened)' : ''} took ${Math.round((performance.now() - started) / 1000)} s; ` +
+      `load average ${loadBefore.toFixed(1)} before, ${os.loadavg()[0]!.toFixed(1)} at the end (the cores are shared with whatever else runs)`,
+    '',
+    throughputSection(throughput),
+    '',
+    tokenSection(tokens),
+    '',
+    replaySection(replays),
+    '',
+    widgetSection(sizes, renders),
+    '',
+    memorySection(memory),
+    '',
+  ].join('\n');
+  await writeFile(RESULTS, report);
+  console.log(report);
+  log(`written to ${RESULTS}`);
+}
+
+interface Row {
+  name: string;
+  connections: number;
+  /** With the CPU microseconds per request of the proxy in front (none for the sandbox called directly) and the sandbox. */
+  result: LoadResult & { frontCpu: number | undefined; sandboxCpu: number };
+}
+
+function throughputSection(rows: Row[]): string {
+  const find = (name: string, connections: number) => rows.find((r) => r.name === name && r.connections === connections)?.result;
+  const ratios = PLAN.connections.map((connections) => {
+    const relay = find('relay', connections)!;
+    const bare = find('bare node:http proxy', connections)!;
+    const cpu = relay.frontCpu && bare.frontCpu ? `${(relay.frontCpu / bare.frontCpu).toFixed(1)} ×` : '–';
+    return [connections, percent(relay.rps / bare.rps), percent(1 - relay.rps / bare.rps), ratio(relay.p50, bare.p50), cpu];
+  });
+  return [
+    `## 1. Relay throughput and latency`,
+    '',
+    `\`POST /eps_payments\` of the sandbox, reached three ways. Each cell: autocannon, ${PLAN.warmupSeconds} s warm-up then ${PLAN.seconds} s ` +
+      'measured; closed loop (each connection sends its next request when the answer arrives); latency per request in ' +
+      'milliseconds; CPU time per request of the process in front of the sandbox and of the sandbox itself, in ' +
+      'microseconds. The load generator, the sandbox and the proxy each run in their own process, all on the same cores.',
+    '',
+    table(
+      ['target', 'connections', 'requests/s', 'p50 ms', 'p99 ms', 'failed', 'proxy CPU µs/req', 'sandbox CPU µs/req'],
+      rows.map(({ name, connections, result: r }) => [
+        name,
+        connections,
+        int(r.rps),
+        ms(r.p50),
+        ms(r.p99),
+        r.failed,
+        r.frontCpu === undefined ? '–' : int(r.frontCpu),
+        int(r.sandboxCpu),
+      ]),
+    ),
+    '',
+    'The relay against the bare proxy (goal: its own work — validate, rate limits, token, forward, metrics — costs under 20 % of throughput):',
+    '',
+    table(['connections', 'relay ÷ bare proxy, requests/s', 'throughput lost to the relay', 'relay ÷ bare proxy, p50', 'relay ÷ bare proxy, CPU per request'], ratios),
+  ].join('\n');
+}
+
+const ratio = (a: number, b: number) => (a > 0 && b > 0 ? `${(a / b).toFixed(2)} ×` : '–');
+
+/** Waits until the sandbox has seen no new request for a moment: what a finished run left in flight has landed. */
+async function settle(sandbox: Child): Promise<void> {
+  let last = await sandbox.counts();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const now = await sandbox.counts();
+    if (now.auth === last.auth && now.epsPayments === last.epsPayments) return;
+    last = now;
+  }
+}
+
+function tokenSection(t: { auth: number; payments: number; refreshes: number | undefined; run: LoadResult }): string {
+  return [
+    '## 2. Token economy',
+    '',
+    `A relay that has not asked for a token yet; ${int(PLAN.tokenPayments)} payments at ${PLAN.tokenConnections} connections; the sandbox counts ` +
+      'what reaches it. The sandbox\'s tokens live 600 s: the run stays well within one lifetime, so one `GET /auth` is right.',
+    '',
+    table(
+      ['payments sent', 'connections', 'seconds', 'failed', '`POST /eps_payments` at the sandbox', '`GET /auth` at the sandbox', 'relay_billing_token_refreshes_total'],
+      [[int(t.run.total), PLAN.tokenConnections, t.run.seconds.toFixed(1), t.run.failed, int(t.payments), t.auth, t.refreshes ?? '–']],
+    ),
+  ].join('\n');
+}
+
+function replaySection(replays: { store: string; result?: LoadResult; created?: number }[]): string {
+  return [
+    '## 3. Idempotent replays',
+    '',
+    `One payment with an \`Idempotency-Key\`, then the same key and body again at ${PLAN.replayConnections} connections ` +
+      `(${PLAN.warmupSeconds} s warm-up, ${PLAN.seconds} s measured). Every replay must be answered from the store: "payments created" ` +
+      'counts what reached the billing during the run (0 is right).',
+    '',
+    table(
+      ['store', 'replays/s', 'p50 ms', 'p99 ms', 'failed', 'payments created'],
+      replays.map(({ store, result, created }) =>
+        result ? [store, int(result.rps), ms(result.p50), ms(result.p99), result.failed, created ?? '–'] : [store, '–', '–', '–', '–', '–'],
+      ),
+    ),
+  ].join('\n');
+}
+
+function widgetSection(sizes: Record<'widget' | 'reference', { raw: number; gzip: number }>, renders: number[][]): string {
+  const [widget, reference] = renders as [number[], number[]];
+  const row = (name: string, size: { raw: number; gzip: number }, times: number[]) => [
+    name,
+    int(size.raw),
+    int(size.gzip),
+    ms(median(times)),
+    `${ms(Math.min(...times))}–${ms(Math.max(...times))}`,
+  ];
+  return [
+    '## 4. Widget weight and speed',
+    '',
+    `Bytes of the bundle as a page loads it (gzip -9). Time: from the \`<script type="module">\` tag to the element's ` +
+      `first complete render (its \`/config\` loaded from the relay, \`updateComplete\` resolved, ready event fired), headless ` +
+      `Chromium, median of ${PLAN.pageLoads} fresh page loads each (a new browser context every time: nothing cached), the two pages taking turns. ` +
+      'The reference is a trivial Lit element that also fetches `/config` and renders it, bundled by the same Vite configuration: the floor Lit itself costs.',
+    '',
+    table(
+      ['bundle', 'raw bytes', 'gzip bytes', 'script → rendered, median ms', 'min–max ms'],
+      [row('`dist/billing-pay.js`', sizes.widget, widget), row('Lit reference element', sizes.reference, reference)],
+    ),
+    '',
+    `The widget over the reference: +${int(sizes.widget.gzip - sizes.reference.gzip)} gzip bytes, +${ms(median(widget) - median(reference))} ms.`,
+  ].join('\n');
+}
+
+type Memory = { rss: number; heapUsed: number };
+
+function memorySection(m: { before: Memory; samples: Memory[]; total: number; failed: number; seconds: number }): string {
+  const after = m.samples.at(-1)!;
+  const range = (key: keyof Memory) => `${mb(Math.min(...m.samples.map((s) => s[key])))}–${mb(Math.max(...m.samples.map((s) => s[key])))}`;
+  return [
+    '## 5. Relay memory',
+    '',
+    `The relay of section 2 (memory stores), warmed up by its ${int(PLAN.tokenPayments)} payments, then ${int(m.total)} payments at ` +
+      `${PLAN.memoryConnections} connections (${m.seconds.toFixed(0)} s, ${m.failed} failed), measured after a full GC before, after each tenth and at the end. ` +
+      'The payments carry no `Idempotency-Key`: with one, each answer is kept for `IDEMPOTENCY_TTL_SECONDS` by design.',
+    '',
+    table(
+      ['', 'before', 'after', 'growth', 'range over the 10 samples'],
+      [
+        ['resident set (RSS), MB', mb(m.before.rss), mb(after.rss), mb(after.rss - m.before.rss), range('rss')],
+        ['V8 heap used, MB', mb(m.before.heapUsed), mb(after.heapUsed), mb(after.heapUsed - m.before.heapUsed), range('heapUsed')],
+      ],
+    ),
+  ].join('\n');
+}
+
+/** A fresh `Idempotency-Key` on every request, as the widget sends. */
+function withFreshKey(request: { headers?: Record<string, string> }) {
+  return { ...request, headers: { ...request.headers, 'idempotency-key': randomUUID() } };
+}
+
+async function bearerToken(baseUrl: string): Promise<string> {
+  const basic = Buffer.from(`${CREDENTIALS.username}:${CREDENTIALS.password}`).toString('base64');
+  const answer = await fetch(`${baseUrl}/auth`, { headers: { authorization: `Basic ${basic}` } });
+  return ((await answer.json()) as { response: { token: string } }).response.token;
+}
+
+/** Every target must create a payment before it is measured: a bench of error answers measures nothing. */
+async function expectCreated(name: string, target: Target): Promise<void> {
+  const answer = await fetch(target.url, { method: 'POST', headers: target.headers, body: target.body });
+  if (answer.status !== 201) throw new Error(`${name} answered ${answer.status}: ${await answer.text()}`);
+}
+
+async function metric(url: string, name: string): Promise<number | undefined> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line ? Number(line.split(' ')[1]) : undefined;
+}
+
+function redisAnswers(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    const done = (up: boolean) => {
+      socket.destroy();
+      resolve(up);
+    };
+    socket.setTimeout(1000, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', (data) => done(data.toString().startsWith('+PONG')));
+  });
+}
+
+try {
+  await main();
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
+} finally {
+  await stopAll();
+}

@@ -1,0 +1,18 @@
+/**
+ * Builds the bench's Lit reference element exactly as `vite.config.ts` builds the widget (same target, minifier,
+ * plugins and library options), only from another entry into `bench/tmp/reference/`. Used by `npm run bench`.
+ */
+import { defineConfig } from 'vite';
+import widget from '../vite.config.js';
+
+const { build = {} } = widget;
+if (!build.lib) throw new Error('vite.config.ts no longer builds a library: update the bench reference build');
+
+export default defineConfig({
+  ...widget,
+  build: {
+    ...build,
+    outDir: 'bench/tmp/reference',
+    lib: { ...build.lib, entry: 'bench/reference-element.ts', fileName: () => 'reference-element.js' },
+  },
+});
