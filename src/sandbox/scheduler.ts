@@ -91,7 +91,11 @@ export class Scheduler {
     }
     this.#processedTo = Math.max(this.#processedTo, target);
     // Funds that reached a balance some other way (a test, the seed) activate what they cover.
-    for (const agreementId of this.store.agreements.keys()) this.charging.settle(agreementId, this.#processedTo);
+    const waiting = new Set<number>();
+    for (const { agreement_id, billing } of this.store.subscriptions.values()) {
+      if (billing.state === 'awaiting_activation' || billing.state === 'blocked') waiting.add(agreement_id);
+    }
+    for (const agreementId of [...waiting].sort((a, b) => a - b)) this.charging.settle(agreementId, this.#processedTo);
     return this.store.journal.slice(journalStart);
   }
 

@@ -1,7 +1,9 @@
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { formatMinorUnits } from '../../src/eps/amount.js';
 import { addMonths, nextHalfPast, parseTimestamp, periodContaining, timestamp } from '../../src/sandbox/calendar.js';
 import { SandboxClock, addDuration, moveTarget, parseDuration, parseInstant } from '../../src/sandbox/clock.js';
+import { INTERNET, moveClock, newAgreement, saveMethod, start, startFrozen, subscribe, topUp, type Client } from './helpers.js';
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -99,5 +101,176 @@ describe('sandbox clock', () => {
     assert.match(error({}), /^give either advance/);
     assert.match(error({ advance: 'P1D', to: '2026-05-01' }), /^give either advance/);
     assert.match(error({ advance: 'P11Y' }), /^the clock moves at most ten years at a time/);
+  });
+});
+
+const clockUrl = (client: Client) => `${client.sandbox.url}/sandbox/clock`;
+const postJson = (client: Client, body: unknown, type = 'application/json') =>
+  fetch(clockUrl(client), { method: 'POST', headers: { 'content-type': type }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+const postForm = (client: Client, fields: Record<string, string>) =>
+  fetch(clockUrl(client), { method: 'POST', body: new URLSearchParams(fields), redirect: 'manual' });
+
+describe('sandbox clock: POST /sandbox/clock and the in-process API', () => {
+  let client: Client;
+  before(async () => {
+    client = await startFrozen();
+  });
+  after(() => client.close());
+
+  const now = () => client.sandbox.clock.now().toISOString();
+
+  it('GET /sandbox/clock tells the time, whether it stands still, and N; no token is needed', async () => {
+    const res = await fetch(clockUrl(client));
+    assert.equal(res.status, 200);
+    assert.deepEqual(await res.json(), { now: '2026-04-10T09:00:00.000Z', frozen: true, autopayment_lead_days: 1 });
+    assert.equal(client.sandbox.clock.frozen, true);
+  });
+
+  it('moves by a duration, by seconds or to an instant, and answers what happened on the way', async () => {
+    const day = await moveClock(client, { advance: 'P1D' });
+    assert.deepEqual([day.from, day.now], ['2026-04-10T09:00:00.000Z', '2026-04-11T09:00:00.000Z']);
+    assert.deepEqual(day.events, []);
+    assert.equal((await moveClock(client, { advance: 3600 })).now, '2026-04-11T10:00:00.000Z');
+    const month = await moveClock(client, { to: '2026-05-01T00:00:00Z' });
+    assert.equal(now(), '2026-05-01T00:00:00.000Z');
+    // The seeded AG-1001 has 0.00 and cannot pay May.
+    assert.deepEqual(month.events.map((e) => [e.at, e.kind, e.agreement_id]), [['2026-05-01 00:00:00', 'blocked', 1001]]);
+    assert.match(month.events[0]!.text, /^Subscription 1 \(Office internet\): the balance does not cover the period 2026-05-01 – 2026-06-01 \(1140\.00\): financial blocking$/);
+  });
+
+  it('refuses a move backwards and malformed requests, with a message, and does not move', async () => {
+    const before = now();
+    const cases: Array<[unknown, string, number, RegExp]> = [
+      [{ to: '2026-04-01T00:00:00Z' }, 'application/json', 400, /^to: the clock only moves forward/],
+      [{ advance: -60 }, 'application/json', 400, /^advance: a positive number of seconds/],
+      [{ advance: 'tomorrow' }, 'application/json', 400, /^advance: an ISO 8601 duration/],
+      [{ advance: 'P1D', when: 'now' }, 'application/json', 400, /^when: not a field of this request/],
+      [['P1D'], 'application/json', 400, /^send a JSON object/],
+      ['{"advance":', 'application/json', 400, /^the body is not valid JSON/],
+      ['advance=P1D', 'text/plain', 415, /^send JSON/],
+    ];
+    for (const [body, type, status, message] of cases) {
+      const res = await postJson(client, body, type);
+      assert.equal(res.status, status, JSON.stringify(body));
+      const answer = (await res.json()) as { code: number; error: { message: string } };
+      assert.equal(answer.code, status);
+      assert.match(answer.error.message, message);
+    }
+    assert.equal(now(), before);
+  });
+
+  it('the pages\' forms move it and come back to the page they came from (a local path only)', async () => {
+    const before = Date.parse(now());
+    const res = await postForm(client, { advance: 'PT1H', return_to: '/agreements/1001' });
+    assert.equal(res.status, 303);
+    assert.equal(res.headers.get('location'), '/agreements/1001');
+    assert.equal(Date.parse(now()) - before, 3_600_000);
+    const to = await postForm(client, { to: '2026-05-02T00:00', return_to: '//evil.example/' });
+    assert.equal(to.headers.get('location'), '/');
+    assert.equal(now(), '2026-05-02T00:00:00.000Z');
+    const refused = await postForm(client, { to: '2026-05-01T00:00', return_to: '/' });
+    assert.equal(refused.status, 400);
+    assert.match(refused.headers.get('content-security-policy') ?? '', /default-src 'none'/);
+    assert.match(await refused.text(), /The clock did not move[\s\S]*only moves forward/);
+  });
+
+  it('in process: sandbox.clock.now(), sandbox.advance(ms | duration | date-time), clock.advanceTo', () => {
+    const start = client.sandbox.clock.now().getTime();
+    client.sandbox.advance(60_000);
+    assert.equal(client.sandbox.clock.now().getTime() - start, 60_000);
+    client.sandbox.clock.advance('PT1M');
+    assert.equal(client.sandbox.clock.now().getTime() - start, 120_000);
+    const jump = client.sandbox.advance('2026-05-03T00:00:00Z');
+    assert.equal(jump.to, '2026-05-03T00:00:00.000Z');
+    client.sandbox.clock.advanceTo(new Date('2026-05-04T00:00:00Z'));
+    assert.equal(now(), '2026-05-04T00:00:00.000Z');
+    assert.throws(() => client.sandbox.advance('2026-05-01T00:00:00Z'), { name: 'RangeError', message: /only moves forward/ });
+    assert.throws(() => client.sandbox.clock.advanceTo('someday'), RangeError);
+  });
+});
+
+describe('sandbox clock: a jump fires every trigger in time order, once', () => {
+  /** Three agreements that meet every trigger, a price change, blocking and activation within two months. */
+  async function arrange(client: Client) {
+    const renewing = await newAgreement(client, 'Renewing LLC');
+    await topUp(client, renewing, 783.75);
+    const renewingSub = await subscribe(client, renewing, { subscription_start_date: '2026-04-10 09:00:00' });
+    await saveMethod(client, renewing);
+    await client.api('PATCH', `/subscriptions/${renewingSub}`, { change_start_date: '2026-05-15 00:00:00', services: [{ ...INTERNET, modifier: { new_price: 1300 } }, { tariff_service_id: 12, multiplicator: 1 }] });
+    const waiting = await newAgreement(client, 'Waiting LLC');
+    await subscribe(client, waiting, { subscription_start_date: '2026-04-20 00:00:00' });
+    await saveMethod(client, waiting);
+    const late = await newAgreement(client, 'Late LLC');
+    await topUp(client, late, 783.75);
+    await subscribe(client, late, { subscription_start_date: '2026-04-10 09:00:00' });
+    return late;
+  }
+
+  const history = (client: Client) => ({
+    journal: client.sandbox.store.journal.map((e) => [e.at, e.kind, e.agreement_id, e.trigger ?? '', e.amount ?? '']),
+    ledger: client.sandbox.store.ledger.map((e) => [e.at, e.kind, e.agreement_id, formatMinorUnits(e.amount), formatMinorUnits(e.balance_after)]),
+    autopayments: [...client.sandbox.store.autopayments.values()].map((a) => [a.at, a.trigger, a.agreement_id, formatMinorUnits(a.amount)]),
+  });
+
+  it('one jump of two months does exactly what seven-hour steps do, in time order, each trigger once', async () => {
+    const [jumping, stepping] = await Promise.all([startFrozen(), startFrozen()]);
+    try {
+      const lateJ = await arrange(jumping);
+      const lateS = await arrange(stepping);
+      assert.equal(lateJ, lateS);
+      // "Late" saves its method after the day-before check of May: only the blocking can fire for it.
+      for (const client of [jumping, stepping]) {
+        client.sandbox.advance('2026-04-30T12:00:00Z');
+        await saveMethod(client, lateJ);
+      }
+      const jump = jumping.sandbox.advance('2026-06-10T09:00:00Z');
+      while (stepping.sandbox.clock.now().getTime() < Date.parse('2026-06-10T09:00:00Z')) {
+        const left = Date.parse('2026-06-10T09:00:00Z') - stepping.sandbox.clock.now().getTime();
+        stepping.sandbox.advance(Math.min(left, 7 * 3_600_000));
+      }
+      assert.deepEqual(history(jumping), history(stepping));
+
+      const times = jump.events.map((e) => e.at);
+      assert.deepEqual(times, [...times].sort(), 'in time order');
+      const autopayments = history(jumping).autopayments;
+      assert.equal(new Set(autopayments.map((a) => a.join())).size, autopayments.length, 'each once');
+      const names = new Map([[lateJ - 2, 'renewing'], [lateJ - 1, 'waiting'], [lateJ, 'late']]);
+      assert.deepEqual(autopayments.map(([at, trigger, agreement, amount]) => [at, trigger, names.get(Number(agreement)), amount]), [
+        // A day before the first period of "waiting" (20–30 April: 11 of 30 days).
+        ['2026-04-19 00:00:00', 'before_period', 'waiting', '418.00'],
+        ['2026-04-30 00:00:00', 'before_period', 'renewing', '1140.00'],
+        ['2026-04-30 00:00:00', 'before_period', 'waiting', '1140.00'],
+        ['2026-05-01 00:00:00', 'blocking', 'late', '1140.00'],
+        // The price rise from 15 May (17 of 31 days × 310.00 = 170.00) leaves "renewing" below zero: the sweep pays
+        // that and the next period at 1450.00.
+        ['2026-05-15 00:30:00', 'hourly', 'renewing', '1620.00'],
+        ['2026-05-31 00:00:00', 'before_period', 'waiting', '1140.00'],
+        ['2026-05-31 00:00:00', 'before_period', 'late', '1140.00'],
+      ]);
+      assert.ok(
+        history(jumping).journal.some(([at, kind, agreement]) => at === '2026-05-31 00:00:00' && kind === 'autopayment_skipped' && agreement === lateJ - 2),
+        '"renewing" already holds June: nothing to pay',
+      );
+      // Nothing is left to do: a move of zero length fires nothing.
+      assert.deepEqual(jumping.sandbox.advance('2026-06-10T09:00:00Z').events, []);
+    } finally {
+      await Promise.all([jumping.close(), stepping.close()]);
+    }
+  });
+
+  it('a running clock (the default) starts at the real time and keeps running after a move', async () => {
+    const client = await start();
+    try {
+      assert.equal(client.sandbox.clock.frozen, false);
+      assert.ok(Math.abs(client.sandbox.clock.now().getTime() - Date.now()) < 2000);
+      await moveClock(client, { advance: 'P1D' });
+      const ahead = client.sandbox.clock.now().getTime() - Date.now();
+      assert.ok(Math.abs(ahead - 86_400_000) < 2000, `ahead by ${ahead} ms`);
+      const first = client.sandbox.clock.now().getTime();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.ok(client.sandbox.clock.now().getTime() > first);
+    } finally {
+      await client.close();
+    }
   });
 });
