@@ -300,6 +300,52 @@ describe('<billing-pay> accessibility', () => {
     }
   });
 
+  describe('theming', () => {
+    it('inherits the page’s font, and takes custom properties and ::part rules from the page', async () => {
+      const box = document.createElement('div');
+      box.style.fontFamily = 'Georgia, serif';
+      document.body.append(box);
+      // A constructed style sheet: the page's CSP allows no inline <style>.
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(`billing-pay.themed { --billing-pay-color-accent: rgb(10, 125, 79); --billing-pay-radius: 0px; }
+        billing-pay.themed::part(button) { text-transform: uppercase; }`);
+      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+      try {
+        const ready = oneEvent(document, 'billing-pay-ready');
+        const el = document.createElement('billing-pay');
+        el.relay = RELAY;
+        el.className = 'themed';
+        box.append(el);
+        await ready;
+        await el.updateComplete;
+        const root = el.shadowRoot!;
+        for (const node of [root.querySelector('label')!, root.querySelector('#f-amount')!, root.querySelector('select') ?? root.querySelector('#f-lookupValue')!, payButton(el)]) {
+          expect(getComputedStyle(node).fontFamily, node.tagName).to.equal('Georgia, serif');
+        }
+        const button = getComputedStyle(payButton(el));
+        expect(button.backgroundColor).to.equal('rgb(10, 125, 79)');
+        expect(button.borderTopLeftRadius).to.equal('0px');
+        expect(button.textTransform).to.equal('uppercase');
+      } finally {
+        document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) => s !== sheet);
+        box.remove();
+      }
+    });
+
+    it('reflects theme, and sets no inline style anywhere in any state', async () => {
+      const el = await mount(html`<billing-pay relay=${RELAY} lang="en" allow-link-only></billing-pay>`);
+      expect(el.getAttribute('theme')).to.equal('auto');
+      el.theme = 'dark';
+      await el.updateComplete;
+      expect(el.getAttribute('theme')).to.equal('dark');
+      field(el, 'Save payment method').click();
+      await el.updateComplete;
+      await pay(el);
+      expect(el.shadowRoot!.querySelectorAll('[style]')).to.have.length(0);
+      expect(el.hasAttribute('style')).to.be.false;
+    });
+  });
+
   describe('zoom and narrow containers', () => {
     /** Nothing sticks out of the host horizontally, and no control is cut. */
     function expectNoOverflow(el: BillingPay) {
