@@ -28,9 +28,9 @@
  *   period is charged pro rata. A version taking effect inside a charged period recalculates it pro rata by time
  *   (old terms up to the change, new terms from it), posting the difference as a `recalculation` at the change; a
  *   back-dated one recalculates every period it touches at once; charges are never edited. A new period length ends
- *   the current period at the change (the rest credited) and starts a calendar period there. Money arriving
- *   activates or unblocks a subscription when it covers the rest of the current period, charged from that moment;
- *   blocked time is never charged. Amounts are exact: minor units, quantities in millionths, one half-up rounding
+ *   the current period at the change (the rest credited) and starts a calendar period there. Money arriving (a
+ *   payment, an autopayment, a recalculation's credit) activates or unblocks a subscription when it covers the rest
+ *   of the current period, charged from that moment; blocked time is never charged. Amounts are exact: minor units, quantities in millionths, one half-up rounding
  *   per charge.
  * - Recommended payment: what the balance lacks to pay, for each subscription, its next period (active, scheduled)
  *   or the rest of its current period (blocked, awaiting activation); 0 when nothing is lacking.

@@ -14,8 +14,10 @@
  *   recalculates every period it touches, at once.
  * - A change of the period length (another `period_id`) ends the current period at the change (the rest is credited)
  *   and starts a new calendar period there (charged pro rata).
- * - Funds arriving (a payment, an autopayment) activate or unblock a subscription when they cover the rest of its
- *   current period, which is then charged pro rata from that moment: time spent blocked is never charged.
+ * - Money arriving (a payment, an autopayment, a recalculation's credit) activates or unblocks a subscription when
+ *   it covers the rest of its current period, which is then charged pro rata from that moment: time spent blocked is
+ *   never charged. Only money arriving does: a waiting subscription does not wake up by itself as its period runs
+ *   out and the rest gets cheaper.
  * - The recommended payment of an agreement: what the balance lacks to pay, for each subscription, its next period
  *   (active or scheduled ones) or the rest of its current period (blocked or awaiting ones); 0 when it lacks nothing.
  */
@@ -188,6 +190,7 @@ export class Charging {
 
   /** Brings every charged part the change touches to what it costs now; posts the differences. */
   #recalculate(subscription: Subscription, version: SubscriptionVersion, start: number, at: number): void {
+    let credited = false;
     for (const record of subscription.billing.charged) {
       if (record.to < start) continue;
       const due = this.cost(subscription, record, at);
@@ -207,7 +210,10 @@ export class Charging {
       });
       const verb = difference > 0n ? `charged ${this.#money(difference)}` : `credited ${this.#money(-difference)}`;
       this.#note(subscription, at, 'recalculation', `recalculation ${verb} for ${text}`, -difference);
+      credited ||= difference < 0n;
     }
+    // A credit is money arriving too: it may activate a waiting subscription of the agreement.
+    if (credited) this.settle(subscription.agreement_id, at);
   }
 
   #nextVersionStart(subscription: Subscription, after: number): number {

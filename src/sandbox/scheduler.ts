@@ -90,12 +90,6 @@ export class Scheduler {
       this.#processInstant(t, floor);
     }
     this.#processedTo = Math.max(this.#processedTo, target);
-    // Funds that reached a balance some other way (a test, the seed) activate what they cover.
-    const waiting = new Set<number>();
-    for (const { agreement_id, billing } of this.store.subscriptions.values()) {
-      if (billing.state === 'awaiting_activation' || billing.state === 'blocked') waiting.add(agreement_id);
-    }
-    for (const agreementId of [...waiting].sort((a, b) => a - b)) this.charging.settle(agreementId, this.#processedTo);
     return this.store.journal.slice(journalStart);
   }
 

@@ -172,6 +172,32 @@ describe('sandbox billing: charging, blocking and activation', () => {
       assert.equal(client.sandbox.store.subscriptions.get(id)!.billing.since, '2026-04-10 09:00:00');
     }));
 
+  it('only money arriving wakes a waiting subscription, not its period getting cheaper; a credit from a recalculation counts', () =>
+    on(undefined, async (client) => {
+      const agreement = await newAgreement(client);
+      await topUp(client, agreement, 500);
+      const waiting = await subscribe(client, agreement, { subscription_start_date: '2026-04-10 09:00:00' });
+      client.sandbox.advance('2026-04-25T00:00:00Z');
+      assert.equal(stateOf(client, waiting), 'awaiting_activation', 'the rest of April (228.00) is now within 500.00, but no money arrived');
+      await topUp(client, agreement, 0.01);
+      assert.equal(stateOf(client, waiting), 'active');
+      assert.deepEqual(ledger(client, agreement), [['2026-04-25 00:00:00', 'charge', '-228.00', 1]]);
+
+      const other = await newAgreement(client);
+      await topUp(client, other, 990);
+      const internet = await subscribe(client, other, { services: [INTERNET], subscription_start_date: '2026-05-01 00:00:00' });
+      const ip = await subscribe(client, other, { services: [STATIC_IP], subscription_start_date: '2026-05-01 00:00:00' });
+      client.sandbox.advance('2026-05-20T00:00:00Z');
+      assert.deepEqual([stateOf(client, internet), stateOf(client, ip)], ['active', 'awaiting_activation']);
+      await client.api('PATCH', `/subscriptions/${internet}`, { change_start_date: '2026-05-15 00:00:00', services: [{ ...INTERNET, modifier: { new_price: 680 } }] });
+      assert.equal(stateOf(client, ip), 'active', 'the credit of 170.00 pays the rest of May for the IP (58.06)');
+      assert.deepEqual(ledger(client, other), [
+        ['2026-05-01 00:00:00', 'charge', '-990.00', 1],
+        ['2026-05-20 00:00:00', 'recalculation', '170.00', 2],
+        ['2026-05-20 00:00:00', 'charge', '-58.06', 1],
+      ]);
+    }));
+
   it('the recommended payment covers the next period: 1140.00 for the seeded AG-1001, 0 once the balance covers it or with nothing to pay', () =>
     on(undefined, async (client) => {
       assert.equal(balance(client, 1001), '0.00');
