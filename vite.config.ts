@@ -14,7 +14,18 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { defineConfig, type Plugin } from 'vite';
 
-export default defineConfig({
+/**
+ * Two page bundles, each one self-contained file: `dist/billing-pay.js` (`<billing-pay>`, for the payment page) and,
+ * with `--mode account`, `dist/billing-pay-account.js` (both elements, for a "My account" page).
+ */
+const BUNDLES = {
+  pay: { entry: 'src/widget/billing-pay.ts', file: 'billing-pay.js' },
+  account: { entry: 'src/widget/bundle.ts', file: 'billing-pay-account.js' },
+};
+
+export default defineConfig(({ mode }) => {
+  const bundle = mode === 'account' ? BUNDLES.account : BUNDLES.pay;
+  return {
   publicDir: false,
   plugins: [minifyTemplates()],
   resolve: {
@@ -23,19 +34,19 @@ export default defineConfig({
   build: {
     target: 'es2022',
     outDir: 'dist',
-    emptyOutDir: true,
+    emptyOutDir: bundle === BUNDLES.pay,
     minify: true,
     sourcemap: false,
     // Library mode keeps whitespace and /* @__PURE__ */ in an ES build (for bundlers that tree-shake it again); this
     // file is the end product a page loads, so minify it completely.
     rolldownOptions: { output: { minify: true, comments: false } },
     lib: {
-      // Both elements: <billing-pay> and <billing-payment-methods>.
-      entry: 'src/widget/bundle.ts',
+      entry: bundle.entry,
       formats: ['es'],
-      fileName: () => 'billing-pay.js',
+      fileName: () => bundle.file,
     },
   },
+  };
 });
 
 /**

@@ -2,9 +2,10 @@
  * Builds the bench's Lit reference element exactly as `vite.config.ts` builds the widget (same target, minifier,
  * plugins and library options), only from another entry into `bench/tmp/reference/`. Used by `npm run bench`.
  */
-import { defineConfig } from 'vite';
-import widget from '../vite.config.js';
+import { defineConfig, type UserConfig } from 'vite';
+import widgetConfig from '../vite.config.js';
 
+const widget = widgetConfig({ mode: 'production', command: 'build' }) as UserConfig;
 const { build = {} } = widget;
 if (!build.lib) throw new Error('vite.config.ts no longer builds a library: update the bench reference build');
 
@@ -13,6 +14,7 @@ export default defineConfig({
   build: {
     ...build,
     outDir: 'bench/tmp/reference',
+    emptyOutDir: true,
     lib: { ...build.lib, entry: 'bench/reference-element.ts', fileName: () => 'reference-element.js' },
   },
 });

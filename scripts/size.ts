@@ -1,28 +1,31 @@
 /**
- * `npm run size`: the weight of the bundle a page loads, `dist/billing-pay.js` (Lit included): raw, gzip and brotli
- * bytes. Fails when the gzip size is above the budget (issue 5: 20 kB, aiming at 14 kB; 1 kB = 1000 bytes, as Vite
- * prints it). Run `npm run build` first.
+ * `npm run size`: the weight of the bundles pages load (Lit included): raw, gzip and brotli bytes. Fails when a gzip
+ * size is above its budget (issue 5: 20 kB for the payment page's `dist/billing-pay.js`, aiming at 14 kB; the
+ * "My account" bundle with both elements gets 24 kB; 1 kB = 1000 bytes, as Vite prints it). Run `npm run build` first.
  */
 import { readFileSync } from 'node:fs';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-const FILE = 'dist/billing-pay.js';
-const BUDGET_GZIP = 20_000;
-
-let code: Buffer;
-try {
-  code = readFileSync(new URL(`../${FILE}`, import.meta.url));
-} catch {
-  console.error(`${FILE} is missing: run \`npm run build\` first.`);
-  process.exit(1);
-}
-const gzip = gzipSync(code, { level: 9 }).length;
-const brotli = brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+const BUDGETS = { 'dist/billing-pay.js': 20_000, 'dist/billing-pay-account.js': 24_000 };
 const kB = (n: number) => `${(n / 1000).toFixed(2)} kB`;
 
-console.log(`${FILE}: ${kB(code.length)} raw (${code.length} B), ${kB(gzip)} gzip (${gzip} B), ${kB(brotli)} brotli`);
-if (gzip > BUDGET_GZIP) {
-  console.error(`Over budget: ${kB(gzip)} gzip > ${kB(BUDGET_GZIP)}.`);
-  process.exit(1);
+let over = false;
+for (const [file, budget] of Object.entries(BUDGETS)) {
+  let code: Buffer;
+  try {
+    code = readFileSync(new URL(`../${file}`, import.meta.url));
+  } catch {
+    console.error(`${file} is missing: run \`npm run build\` first.`);
+    process.exit(1);
+  }
+  const gzip = gzipSync(code, { level: 9 }).length;
+  const brotli = brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+  console.log(`${file}: ${kB(code.length)} raw (${code.length} B), ${kB(gzip)} gzip (${gzip} B), ${kB(brotli)} brotli`);
+  if (gzip > budget) {
+    console.error(`  over budget: ${kB(gzip)} gzip > ${kB(budget)}`);
+    over = true;
+  } else {
+    console.log(`  within the ${kB(budget)} gzip budget (${kB(budget - gzip)} left)`);
+  }
 }
-console.log(`Within the ${kB(BUDGET_GZIP)} gzip budget (${kB(BUDGET_GZIP - gzip)} left).`);
+if (over) process.exit(1);

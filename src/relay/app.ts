@@ -33,8 +33,8 @@ export interface RelayDeps {
   limiters?: { ip: RateLimiterAbstract; agreement: RateLimiterAbstract };
   /** The address of the peer on the socket (runtime-specific; server.ts gives Node's). */
   socketAddress?: (c: Context) => string | undefined;
-  /** The built widget bundle, served at `/billing-pay.js`; `null` when it has not been built. */
-  widgetBundle?: () => Promise<string | null>;
+  /** A built widget bundle (`billing-pay.js`, `billing-pay-account.js`) by name; `null` when it has not been built. */
+  widgetBundle?: (name: string) => Promise<string | null>;
 }
 
 type Env = { Variables: RequestIdVariables & { payment: ValidPayment; session: ClientSession } };
@@ -143,8 +143,8 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
     return c.json({ payment_methods: await listOwn(session) });
   });
 
-  app.get('/billing-pay.js', async (c) => {
-    const bundle = await widgetBundle?.();
+  app.get('/:bundle{billing-pay(?:-account)?\\.js}', async (c) => {
+    const bundle = await widgetBundle?.(c.req.param('bundle'));
     if (!bundle) throw new RelayError(404, 'not_found', 'The widget has not been built (npm run build).');
     return c.body(bundle, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=300' });
   });

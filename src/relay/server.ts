@@ -24,14 +24,18 @@ export interface Relay {
   close(): Promise<void>;
 }
 
-const BUNDLE_PATH = fileURLToPath(new URL('../../dist/billing-pay.js', import.meta.url));
+const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 
 export async function startRelay(config: RelayConfig, logger: Logger = createLogger(config.logLevel)): Promise<Relay> {
   const metrics = createMetrics();
   const billing = new BillingClient(config, metrics);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
-  let bundle: Promise<string | null> | undefined;
-  const widgetBundle = () => (bundle ??= readFile(BUNDLE_PATH, 'utf8').catch(() => ((bundle = undefined), null)));
+  const bundles = new Map<string, Promise<string | null>>();
+  const widgetBundle = (name: string) => {
+    let bundle = bundles.get(name);
+    if (!bundle) bundles.set(name, (bundle = readFile(`${DIST}${name}`, 'utf8').catch(() => (bundles.delete(name), null))));
+    return bundle;
+  };
   const app = createRelayApp({
     config,
     billing,

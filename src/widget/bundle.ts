@@ -1,6 +1,7 @@
 /**
- * The entry of `dist/billing-pay.js` (see vite.config.ts): both elements, `<billing-pay>` and
- * `<billing-payment-methods>`, in one file that shares Lit, the styles, the texts and the relay client.
+ * The entry of `dist/billing-pay-account.js` (see vite.config.ts), for a "My account" page: both elements,
+ * `<billing-pay>` and `<billing-payment-methods>`, in one file that shares Lit, the styles, the texts and the relay
+ * client. A payment page loads the lighter `dist/billing-pay.js`.
  */
 export * from './billing-pay.js';
 export * from './billing-payment-methods.js';
