@@ -42,12 +42,7 @@ const demoUrl = `http://127.0.0.1:${(demo.address() as AddressInfo).port}`;
 const sandbox = await startSandbox({ port: 0 });
 const relay = await startRelay(
   loadConfig({
-    BILLING_BASE_URL: sandbox.baseUrl,
-    BILLING_USERNAME: 'demo',
-    BILLING_PASSWORD: 'demo-secret',
-    EPS_UUID_A: 'sandbox-eps-a',
-    EPS_UUID_B: 'sandbox-eps-b',
-    EPS_UUID_C: 'sandbox-eps-c',
+    ...sandbox.relayEnv(),
     ALLOWED_ORIGINS: demoUrl,
     PORT: '0',
   }),

@@ -24,12 +24,7 @@ const sandbox = await startSandbox({ port: sandboxPort, publicUrl: `http://local
 
 const relay = await startRelay(
   loadConfig({
-    BILLING_BASE_URL: sandbox.baseUrl,
-    BILLING_USERNAME: 'demo',
-    BILLING_PASSWORD: 'demo-secret',
-    EPS_UUID_A: 'sandbox-eps-a',
-    EPS_UUID_B: 'sandbox-eps-b',
-    EPS_UUID_C: 'sandbox-eps-c',
+    ...sandbox.relayEnv(),
     ALLOWED_ORIGINS: [demoPort, 5173].flatMap((p) => [`http://localhost:${p}`, `http://127.0.0.1:${p}`]).join(','),
     PORT: String(relayPort),
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',

@@ -37,6 +37,11 @@ export interface Sandbox {
   faults: SandboxFaults;
   /** Forgets every token issued: the next request with one is answered 401. */
   revokeTokens(): void;
+  /**
+   * The environment variables a relay needs to talk to this sandbox (`BILLING_BASE_URL`, its credentials and the
+   * three `EPS_UUID_*`), for `loadConfig({...sandbox.relayEnv(), ALLOWED_ORIGINS, …})`.
+   */
+  relayEnv(): Record<string, string>;
   close(): Promise<void>;
   /** The sandbox clock: read it, or move it forward (every charge and trigger on the way fires in order, once). */
   clock: SandboxClockControl;
@@ -83,6 +88,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     counts: state.counts,
     faults: state.faults,
     revokeTokens: () => state.tokens.revokeAll(),
+    relayEnv: () => {
+      const uuids = { ...DEFAULT_EPS_UUIDS, ...options.epsUuids };
+      return {
+        BILLING_BASE_URL: `${url}${API_PREFIX}`,
+        BILLING_USERNAME: options.username ?? 'demo',
+        BILLING_PASSWORD: options.password ?? 'demo-secret',
+        EPS_UUID_A: uuids.A,
+        EPS_UUID_B: uuids.B,
+        EPS_UUID_C: uuids.C,
+      };
+    },
     clock: {
       now: () => clock.now(),
       frozen: clock.frozen,

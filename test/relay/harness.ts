@@ -11,12 +11,10 @@ export const CREDENTIALS = { username: 'relay-test-user-3b9c', password: 'relay-
 export async function startStack(options: { sandbox?: SandboxOptions; env?: Record<string, string> } = {}) {
   const sandbox = await startSandbox({ port: 0, ...CREDENTIALS, ...options.sandbox });
   const config = loadConfig({
-    BILLING_BASE_URL: sandbox.baseUrl,
+    ...sandbox.relayEnv(),
+    // The relay's own credentials, which a test may make differ from the sandbox's.
     BILLING_USERNAME: CREDENTIALS.username,
     BILLING_PASSWORD: CREDENTIALS.password,
-    EPS_UUID_A: 'sandbox-eps-a',
-    EPS_UUID_B: 'sandbox-eps-b',
-    EPS_UUID_C: 'sandbox-eps-c',
     ALLOWED_ORIGINS: SHOP,
     PORT: '0',
     BILLING_TIMEOUT_MS: '2000',

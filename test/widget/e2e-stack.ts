@@ -14,12 +14,7 @@ export async function startE2eStack(pageOrigins: string[]) {
   const sandbox = await startSandbox({ port: 0, username: 'e2e', password: 'e2e-password' });
   const relay = await startRelay(
     loadConfig({
-      BILLING_BASE_URL: sandbox.baseUrl,
-      BILLING_USERNAME: 'e2e',
-      BILLING_PASSWORD: 'e2e-password',
-      EPS_UUID_A: 'sandbox-eps-a',
-      EPS_UUID_B: 'sandbox-eps-b',
-      EPS_UUID_C: 'sandbox-eps-c',
+      ...sandbox.relayEnv(),
       ALLOWED_ORIGINS: pageOrigins.join(','),
       PORT: '0',
       SESSION_SECRET,
