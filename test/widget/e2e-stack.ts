@@ -32,6 +32,15 @@ export async function startE2eStack(pageOrigins: string[]) {
     payments: async () => sandbox.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/eps_payments')).map((c) => c.body),
     methods: async (q) => [...sandbox.store.paymentMethods.values()].filter((m) => m.agreement_id === Number(q.get('agreement'))),
     balance: async (q) => ({ balance: String(sandbox.store.agreements.get(Number(q.get('agreement')))?.balance) }),
+    /** Moves the sandbox's clock to one minute past one day before the next monthly period (the 1st, UTC). */
+    eve: async () => {
+      const now = sandbox.clock.now();
+      const eveOf = (month: number) => Date.UTC(now.getUTCFullYear(), month, 1) - 24 * 3600_000 + 60_000;
+      const month = eveOf(now.getUTCMonth() + 1) > now.getTime() ? now.getUTCMonth() + 1 : now.getUTCMonth() + 2;
+      return sandbox.clock.advanceTo(eveOf(month)).events;
+    },
+    /** The sandbox's client card of an agreement, as HTML. */
+    card: async (q) => ({ html: await (await fetch(`${sandbox.url}/agreements/${Number(q.get('agreement'))}`)).text() }),
     /** The client's choice on the payment system's page: the form the hosted page posts. */
     decide: async (q) => {
       const res = await fetch(q.get('url')!, { method: 'POST', body: new URLSearchParams({ decision: q.get('decision')! }), redirect: 'manual' });

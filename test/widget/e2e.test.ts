@@ -134,4 +134,18 @@ describe('<billing-pay> end to end: widget → relay → billing sandbox', () =>
       .find((m) => m.payment_method_id === saved.payment_method_id)!;
     expect(after).to.include({ enable_auto_payments: false, status: 3 });
   });
+
+  it('the saved method pays by itself: one day before a new period the autopayment shows on the client card', async () => {
+    // The first test saved a method with A on agreement 1001 (a monthly subscription). Money paid in the tests may
+    // cover the next period (recommended payment 0, nothing charged): then the eve of the one after comes.
+    let autopayment: { kind: string; trigger?: string; amount?: string } | undefined;
+    for (let month = 0; month < 4 && !autopayment; month += 1) {
+      const events = await e2e<{ kind: string; trigger?: string; amount?: string; agreement_id: number }[]>('eve');
+      autopayment = events.find((e) => e.kind === 'autopayment' && e.trigger === 'before_period' && e.agreement_id === 1001);
+    }
+    expect(autopayment, 'an autopayment before a new period').to.not.equal(undefined);
+    const { html: card } = await e2e<{ html: string }>('card', { agreement: '1001' });
+    expect(card).to.contain('before a new period');
+    expect(card).to.contain(autopayment!.amount!);
+  });
 });
