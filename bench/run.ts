@@ -245,17 +245,19 @@ function throughputSection(rows: Row[]): string {
     '',
     `\`POST /eps_payments\` of the sandbox, reached three ways. Each cell: autocannon, ${PLAN.warmupSeconds} s warm-up then ${PLAN.seconds} s ` +
       'measured; closed loop (each connection sends its next request when the answer arrives); latency per request in ' +
-      'milliseconds; CPU time per request of the process in front of the sandbox and of the sandbox itself, in ' +
+      'milliseconds, p50 and p99 leaving out each connection\'s first answer (connection ramp-up: all connections open at ' +
+      'once and a busy server takes them on one by one), "slowest" including it; CPU time per request of the process in front of the sandbox and of the sandbox itself, in ' +
       'microseconds. The load generator, the sandbox and the proxy each run in their own process, all on the same cores.',
     '',
     table(
-      ['target', 'connections', 'requests/s', 'p50 ms', 'p99 ms', 'failed', 'proxy CPU µs/req', 'sandbox CPU µs/req'],
+      ['target', 'connections', 'requests/s', 'p50 ms', 'p99 ms', 'slowest ms', 'failed', 'proxy CPU µs/req', 'sandbox CPU µs/req'],
       rows.map(({ name, connections, result: r }) => [
         name,
         connections,
         int(r.rps),
         ms(r.p50),
         ms(r.p99),
+        ms(r.max),
         r.failed,
         r.frontCpu === undefined ? '–' : int(r.frontCpu),
         int(r.sandboxCpu),
@@ -286,11 +288,12 @@ function tokenSection(t: { auth: number; payments: number; refreshes: number | u
     '## 2. Token economy',
     '',
     `A relay that has not asked for a token yet; ${int(PLAN.tokenPayments)} payments at ${PLAN.tokenConnections} connections; the sandbox counts ` +
-      'what reaches it. The sandbox\'s tokens live 600 s: the run stays well within one lifetime, so one `GET /auth` is right.',
+      'what reaches it. The sandbox\'s tokens live 600 s: the run stays well within one lifetime, so one `GET /auth` is right. ' +
+      '"Slowest" includes the first answers, while the cold relay takes on its 200 connections.',
     '',
     table(
-      ['payments sent', 'connections', 'seconds', 'failed', '`POST /eps_payments` at the sandbox', '`GET /auth` at the sandbox', 'relay_billing_token_refreshes_total'],
-      [[int(t.run.total), PLAN.tokenConnections, t.run.seconds.toFixed(1), t.run.failed, int(t.payments), t.auth, t.refreshes ?? '–']],
+      ['payments answered', 'connections', 'seconds', 'failed', 'slowest ms', '`POST /eps_payments` at the sandbox', '`GET /auth` at the sandbox', 'relay_billing_token_refreshes_total'],
+      [[int(t.run.total), PLAN.tokenConnections, t.run.seconds.toFixed(1), t.run.failed, ms(t.run.max), int(t.payments), t.auth, t.refreshes ?? '–']],
     ),
   ].join('\n');
 }
