@@ -2,6 +2,18 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CREDENTIALS, SHOP, epsCalls, params, paymentA, startStack, type Stack } from './harness.js';
 
+/** A POST whose body streams in chunks, without a Content-Length. */
+function postChunked(url: string, text: string) {
+  const bytes = new TextEncoder().encode(text);
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (let i = 0; i < bytes.length; i += 4096) controller.enqueue(bytes.slice(i, i + 4096));
+      controller.close();
+    },
+  });
+  return fetch(url, { method: 'POST', headers: { origin: SHOP, 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+}
+
 describe('relay → sandbox: payments', () => {
   let stack: Stack;
   before(async () => {
@@ -136,6 +148,7 @@ describe('relay → sandbox: payments', () => {
       ['malformed JSON', () => stack.post('{"system": "A",'), 400, 'invalid_json'],
       ['wrong content type', () => stack.post(JSON.stringify(paymentA()), { 'content-type': 'text/plain' }), 415, 'unsupported_media_type'],
       ['too large', () => stack.post({ ...paymentA(), padding: 'x'.repeat(20_000) }), 413, 'payload_too_large'],
+      ['too large, chunked (no Content-Length)', () => postChunked(`${stack.relay.url}/payments`, JSON.stringify({ ...paymentA(), padding: 'x'.repeat(20_000) })), 413, 'payload_too_large'],
       ['array body', () => stack.post([]), 422, 'validation_failed', 'body'],
     ];
     for (const [name, send, status, code, field] of cases) {
