@@ -192,6 +192,8 @@ describe('relay → sandbox: payments', () => {
     assert.equal(bundle.status, 200, 'the widget is built before the node tests (npm test builds first)');
     assert.match(bundle.headers.get('content-type') ?? '', /javascript/);
     assert.equal(bundle.headers.get('access-control-allow-origin'), SHOP, 'a module script from the relay needs CORS');
+    assert.equal(bundle.headers.get('cache-control'), 'public, max-age=300');
+    assert.equal(bundle.headers.get('x-content-type-options'), 'nosniff');
     const served = await bundle.text();
     assert.match(served, /billing-pay/);
     for (const secret of [CREDENTIALS.password, CREDENTIALS.username, token!, 'sandbox-eps-a']) assert.ok(!served.includes(secret), 'served file');
