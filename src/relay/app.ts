@@ -5,7 +5,6 @@
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { requestId, type RequestIdVariables } from 'hono/request-id';
 import type { Logger } from 'pino';
@@ -14,6 +13,7 @@ import type { ValidPayment } from '../eps/request.js';
 import { SYSTEM_IDS, SYSTEMS } from '../eps/systems.js';
 import type { BillingClient } from './billing-client.js';
 import type { RelayConfig } from './config.js';
+import { corsFor } from './cors.js';
 import { RelayError } from './errors.js';
 import { idempotency } from './idempotency.js';
 import { MemoryIdempotencyStore, type IdempotencyStore } from './idempotency-store.js';
@@ -71,8 +71,7 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
   });
   app.use(securityHeaders(config));
   app.use(
-    cors({
-      origin: (origin) => (allowed.has(origin) ? origin : null),
+    corsFor(allowed, {
       allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
       allowHeaders: ['Content-Type', 'Idempotency-Key', 'Authorization'],
       exposeHeaders: ['X-Request-Id', 'Retry-After', 'Idempotent-Replayed'],

@@ -4,6 +4,7 @@
  * request is a 422; a key still in flight is a 409. Runs after validation, so refused input is never stored.
  */
 import type { MiddlewareHandler } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ValidPayment } from '../eps/request.js';
 import { RelayError } from './errors.js';
 import type { IdempotencyStore } from './idempotency-store.js';
@@ -37,7 +38,8 @@ export function idempotency({ store, ttlMs, lockMs, onReplay }: IdempotencyOptio
     }
     if (claim.kind === 'done') {
       onReplay?.();
-      return replay(claim.answer);
+      // Through the context, so the answer carries the headers set so far (CORS, request id, security headers).
+      return c.body(claim.answer.body, claim.answer.status as ContentfulStatusCode, REPLAY_HEADERS);
     }
 
     try {
@@ -55,12 +57,7 @@ export function idempotency({ store, ttlMs, lockMs, onReplay }: IdempotencyOptio
   };
 }
 
-function replay(answer: { status: number; body: string }) {
-  return new Response(answer.body, {
-    status: answer.status,
-    headers: { 'content-type': 'application/json', 'idempotent-replayed': 'true' },
-  });
-}
+const REPLAY_HEADERS = { 'content-type': 'application/json', 'idempotent-replayed': 'true' };
 
 /** SHA-256 of the validated request: the same payment gives the same fingerprint, however its JSON was written. */
 export async function paymentFingerprint(payment: ValidPayment): Promise<string> {

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { epsCalls, paymentA, startStack, type Stack } from './harness.js';
+import { epsCalls, paymentA, SHOP, startStack, type Stack } from './harness.js';
 
 describe('relay: Idempotency-Key', () => {
   let stack: Stack;
@@ -22,6 +22,13 @@ describe('relay: Idempotency-Key', () => {
     assert.equal(again.status, 201);
     assert.equal(again.headers.get('idempotent-replayed'), 'true');
     assert.equal(await again.text(), firstBody);
+    // A replay answers a browser like the first answer did: CORS, its own request id, the security headers.
+    assert.equal(again.headers.get('access-control-allow-origin'), SHOP);
+    assert.match(again.headers.get('x-request-id') ?? '', /^[\w-]+$/);
+    assert.notEqual(again.headers.get('x-request-id'), first.headers.get('x-request-id'));
+    assert.equal(again.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(again.headers.get('cache-control'), 'no-store');
+    assert.match(again.headers.get('content-type') ?? '', /^application\/json/);
     assert.equal(epsCalls(stack).length, before + 1);
   });
 
