@@ -28,11 +28,19 @@ async function readJson(c: Context): Promise<unknown> {
   }
   const text = await c.req.text();
   try {
-    return JSON.parse(text);
+    return JSON.parse(text.replace(AMOUNT_NUMBER, '$1"$2"'));
   } catch {
     throw new RelayError(400, 'invalid_json', 'The request body is not valid JSON.');
   }
 }
+
+/**
+ * `JSON.parse` turns every number into a binary float before anything can check it: `10.0000000000000001` would
+ * become 10 and `1e2` 100. The amount is money, so an amount written as a JSON number is read as the text the client
+ * wrote and checked as such (two decimals at most, no exponent). The match is anchored on a key position: a JSON
+ * string cannot hold an unescaped quote, so no text inside a string can match.
+ */
+const AMOUNT_NUMBER = /([{,]\s*"amount"\s*:\s*)(-?\d[\d.eE+-]*)/g;
 
 function foreignReturnUrls(system: SystemId, params: Record<string, unknown>, allowed: Set<string>): Record<string, string> {
   const problems: Record<string, string> = {};
