@@ -93,17 +93,18 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
     rateLimit(limiters.ip, clientIp, () => metrics.rateLimited.inc({ limit: 'ip' })),
     limitBody(MAX_BODY_BYTES),
     validatePayment({ maxAmount: config.maxAmount, systems: offered, lookups: config.lookups }, allowed),
-    rateLimit(
-      limiters.agreement,
-      (c) => agreementKey(c.get('payment') as ValidPayment),
-      () => metrics.rateLimited.inc({ limit: 'agreement' }),
-    ),
+    // Before the agreement's limit: a retry of an answered payment gets its answer, not a 429.
     idempotency({
       store: deps.idempotencyStore ?? new MemoryIdempotencyStore(),
       ttlMs: config.idempotencyTtlSeconds * 1000,
       lockMs: lockMs(config),
       onReplay: () => metrics.idempotentReplays.inc(),
     }),
+    rateLimit(
+      limiters.agreement,
+      (c) => agreementKey(c.get('payment') as ValidPayment),
+      () => metrics.rateLimited.inc({ limit: 'agreement' }),
+    ),
     async (c) => {
       const payment = c.get('payment');
       const response = await billing.createPayment(payment, config.epsUuids[payment.system]!);

@@ -30,7 +30,8 @@ export function rateLimit(limiter: RateLimiterAbstract, keyOf: (c: Context) => s
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
         onReject?.();
         c.header('Retry-After', String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))));
-        throw new RelayError(429, 'rate_limited', 'Too many payment attempts; try again in a moment.');
+        // Refused before the billing: the Idempotency-Key stays free for the retry.
+        throw new RelayError(429, 'rate_limited', 'Too many payment attempts; try again in a moment.', { billingReached: false });
       }
     }
     await next();

@@ -79,4 +79,24 @@ describe('relay: Idempotency-Key', () => {
     assert.equal(res.status, 400);
     assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'invalid_idempotency_key');
   });
+
+  it('a retry of an answered payment gets its answer even when the agreement’s limit is spent; a refused attempt is not stored', async () => {
+    const limited = await startStack({ env: { RATE_LIMIT_AGREEMENT: '1/60' } });
+    try {
+      const key = randomUUID();
+      assert.equal((await limited.post(paymentA(), { 'idempotency-key': key })).status, 201);
+      const retry = await limited.post(paymentA(), { 'idempotency-key': key });
+      assert.equal(retry.status, 201);
+      assert.equal(retry.headers.get('idempotent-replayed'), 'true');
+      const other = randomUUID();
+      for (let i = 0; i < 2; i += 1) {
+        const refused = await limited.post(paymentA(), { 'idempotency-key': other });
+        assert.equal(refused.status, 429);
+        assert.equal(refused.headers.get('idempotent-replayed'), null, 'a 429 is never replayed: the key stays free');
+      }
+      assert.equal(epsCalls(limited).length, 1);
+    } finally {
+      await limited.close();
+    }
+  });
 });
