@@ -25,7 +25,7 @@ import { validatePayment } from './validate-payment.js';
 
 export interface RelayDeps {
   config: RelayConfig;
-  billing: Pick<BillingClient, 'createPayment' | 'token' | 'listPaymentMethods' | 'disablePaymentMethod'>;
+  billing: Pick<BillingClient, 'createPayment' | 'ready' | 'listPaymentMethods' | 'disablePaymentMethod'>;
   logger: Logger;
   metrics?: Metrics;
   /** Where idempotency keys live; in memory unless given (server.ts gives Redis when REDIS_URL is set). */
@@ -149,7 +149,7 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
 
   app.get('/readyz', async (c) => {
     try {
-      await billing.token();
+      await billing.ready();
     } catch (error) {
       throw new RelayError(503, 'not_ready', 'The billing service is not reachable or refuses the relay’s credentials.', { cause: error });
     }

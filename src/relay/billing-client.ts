@@ -20,6 +20,7 @@ export class BillingClient {
   readonly #agent: Agent;
   readonly #tokens: TokenCache;
   readonly #basic: string;
+  #probe?: { at: number; result: Promise<void> };
 
   constructor(
     private readonly config: BillingConfig,
@@ -36,9 +37,16 @@ export class BillingClient {
     this.#tokens = new TokenCache(() => this.#issueToken());
   }
 
-  /** A valid bearer token (fetched or refreshed when needed); proves the billing is reachable. */
-  token(): Promise<string> {
-    return this.#tokens.get();
+  /**
+   * Proves that the billing answers and accepts the relay's credentials now, not when the cached token was issued:
+   * a fresh `GET /auth`, whose token then serves the calls. Probes closer together than `READY_PROBE_MS` share one.
+   */
+  ready(): Promise<void> {
+    const now = Date.now();
+    if (!this.#probe || now - this.#probe.at >= READY_PROBE_MS) {
+      this.#probe = { at: now, result: this.#tokens.refresh().then(() => undefined) };
+    }
+    return this.#probe.result;
   }
 
   /**
@@ -193,6 +201,8 @@ export function billingPaymentJson(payment: ValidPayment, epsUuid: string): stri
 }
 
 const AUTH_ATTEMPTS = 3;
+/** A load balancer may probe readiness every second: the billing sees one `GET /auth` per this many ms at most. */
+const READY_PROBE_MS = 5_000;
 const AUTH_BACKOFF_MS = 100;
 /** Failures that happen before a single byte of the request is sent. */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);

@@ -33,6 +33,11 @@ export class TokenCache {
     return refresh;
   }
 
+  /** A new token now, whatever the cache holds (shared with a refresh already under way). */
+  refresh(): Promise<string> {
+    return (this.#pending ??= this.#refresh());
+  }
+
   /** Forgets `token` after the billing refused it, unless a newer one has replaced it already. */
   invalidate(token: string): void {
     if (this.#current?.token === token) this.#current = undefined;

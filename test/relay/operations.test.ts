@@ -26,6 +26,25 @@ describe('relay: operations', () => {
     }
   });
 
+  it('GET /readyz asks the billing now: a cached token does not make an unreachable billing ready', async () => {
+    const flaky = await startStack();
+    try {
+      assert.equal((await flaky.post(paymentA())).status, 201, 'the relay holds a token');
+      const authCalls = () => flaky.sandbox.calls.filter((c) => c.path.endsWith('/auth')).length;
+      const before = authCalls();
+      flaky.sandbox.faults.auth = { status: 503 };
+      const res = await fetch(`${flaky.relay.url}/readyz`);
+      assert.equal(res.status, 503);
+      assert.ok(authCalls() > before, 'the probe reached the billing');
+      // Probes a moment apart share one answer: a load balancer's probes cannot flood the billing with GET /auth.
+      const calls = authCalls();
+      assert.equal((await fetch(`${flaky.relay.url}/readyz`)).status, 503);
+      assert.equal(authCalls(), calls);
+    } finally {
+      await flaky.close();
+    }
+  });
+
   it('limits payments per client address, taken from the trusted proxy header', async () => {
     const ip = `198.51.100.${Math.floor(Math.random() * 250)}`;
     const statuses = [];
