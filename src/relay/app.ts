@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { ValidPayment } from '../eps/request.js';
 import { SYSTEM_IDS, SYSTEMS } from '../eps/systems.js';
-import type { BillingClient } from './billing-client.js';
+import { longestAuthorizedCallMs, type BillingClient } from './billing-client.js';
 import type { RelayConfig } from './config.js';
 import { corsFor } from './cors.js';
 import { RelayError } from './errors.js';
@@ -40,8 +40,8 @@ export interface RelayDeps {
 type Env = { Variables: RequestIdVariables & { payment: ValidPayment; session: ClientSession } };
 
 const MAX_BODY_BYTES = 16 * 1024;
-/** Longer than a payment can take: the token (three tries) and two billing calls, each within the timeout. */
-const lockMs = (config: RelayConfig) => config.billingTimeoutMs * 6 + 5_000;
+/** Longer than a payment can take, with a margin for the relay's own work. */
+const lockMs = (config: RelayConfig) => longestAuthorizedCallMs(config.billingTimeoutMs) + 5_000;
 
 export function createRelayApp(deps: RelayDeps): Hono<Env> {
   const { config, billing, logger, widgetBundle } = deps;

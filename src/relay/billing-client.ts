@@ -122,7 +122,7 @@ export class BillingClient {
       return await this.#call(operation, method, path, `Bearer ${token}`, body);
     } catch (error) {
       if (error instanceof RelayError && !error.billingReached) {
-        await delay(100);
+        await delay(RESEND_DELAY_MS);
         return this.#call(operation, method, path, `Bearer ${token}`, body);
       }
       throw error;
@@ -201,9 +201,22 @@ export function billingPaymentJson(payment: ValidPayment, epsUuid: string): stri
 }
 
 const AUTH_ATTEMPTS = 3;
+const RESEND_DELAY_MS = 100;
 /** A load balancer may probe readiness every second: the billing sees one `GET /auth` per this many ms at most. */
 const READY_PROBE_MS = 5_000;
 const AUTH_BACKOFF_MS = 100;
+/**
+ * The longest a call with the bearer token can take, each billing call being cut at `timeoutMs`: a token (every
+ * `GET /auth` try and its backoff), the call and its one resend after a refused connection; after a 401 all of it
+ * once more. An Idempotency-Key stays locked longer than this, so no retry can start while the payment may still go.
+ */
+export function longestAuthorizedCallMs(timeoutMs: number): number {
+  let token = AUTH_ATTEMPTS * timeoutMs;
+  for (let attempt = 1; attempt < AUTH_ATTEMPTS; attempt += 1) token += AUTH_BACKOFF_MS * 3 ** (attempt - 1);
+  const send = 2 * timeoutMs + RESEND_DELAY_MS;
+  return 2 * (token + send);
+}
+
 /** Failures that happen before a single byte of the request is sent. */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
