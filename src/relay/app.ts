@@ -99,6 +99,7 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
       ttlMs: config.idempotencyTtlSeconds * 1000,
       lockMs: lockMs(config),
       onReplay: () => metrics.idempotentReplays.inc(),
+      onStoreError: (c, error, operation) => logger.error({ reqId: c.get('requestId'), err: error, operation }, 'idempotency store failed'),
     }),
     rateLimit(
       limiters.agreement,

@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'billing_unavailable'
   | 'billing_timeout'
   | 'not_ready'
+  | 'store_unavailable'
   | 'session_invalid'
   | 'sessions_disabled'
   | 'internal_error';

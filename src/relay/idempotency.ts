@@ -3,11 +3,11 @@
  * with the same request replays the first answer without calling the billing again; the same key with another
  * request is a 422; a key still in flight is a 409. Runs after validation, so refused input is never stored.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ValidPayment } from '../eps/request.js';
 import { RelayError } from './errors.js';
-import type { IdempotencyStore } from './idempotency-store.js';
+import type { Claim, IdempotencyStore } from './idempotency-store.js';
 
 export interface IdempotencyOptions {
   store: IdempotencyStore;
@@ -16,11 +16,13 @@ export interface IdempotencyOptions {
   /** How long a key stays locked while its request runs (longer than any billing call can take). */
   lockMs: number;
   onReplay?: () => void;
+  /** A store failure the client is not told about (the answer goes out all the same). */
+  onStoreError?: (c: Context, error: unknown, operation: 'complete' | 'release') => void;
 }
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
-export function idempotency({ store, ttlMs, lockMs, onReplay }: IdempotencyOptions): MiddlewareHandler<{ Variables: { payment: ValidPayment } }> {
+export function idempotency({ store, ttlMs, lockMs, onReplay, onStoreError }: IdempotencyOptions): MiddlewareHandler<{ Variables: { payment: ValidPayment } }> {
   return async (c, next) => {
     const key = c.req.header('idempotency-key');
     if (key === undefined) return next();
@@ -28,7 +30,14 @@ export function idempotency({ store, ttlMs, lockMs, onReplay }: IdempotencyOptio
       throw new RelayError(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1–255 visible ASCII characters.');
     }
     const fingerprint = await paymentFingerprint(c.get('payment'));
-    const claim = await store.claim(key, fingerprint, lockMs);
+    let claim: Claim;
+    try {
+      claim = await store.claim(key, fingerprint, lockMs);
+    } catch (error) {
+      // Without the store no retry could be recognised: nothing is sent to the billing.
+      c.header('Retry-After', '5');
+      throw new RelayError(503, 'store_unavailable', 'Payments are paused for a moment; try again shortly.', { cause: error, billingReached: false, retryable: true });
+    }
     if (claim.kind !== 'claimed' && claim.fingerprint !== fingerprint) {
       throw new RelayError(422, 'idempotency_key_reused', 'This Idempotency-Key was used for a different payment request.');
     }
@@ -42,17 +51,21 @@ export function idempotency({ store, ttlMs, lockMs, onReplay }: IdempotencyOptio
       return c.body(claim.answer.body, claim.answer.status as ContentfulStatusCode, REPLAY_HEADERS);
     }
 
+    const release = () => store.release(key).catch((error: unknown) => onStoreError?.(c, error, 'release'));
     try {
       await next();
     } catch (error) {
-      await store.release(key);
+      await release();
       throw error;
     }
     // A failure before the billing could have seen the request frees the key for a retry; any other answer is final.
     if (c.error instanceof RelayError && !c.error.billingReached) {
-      await store.release(key);
+      await release();
     } else {
-      await store.complete(key, fingerprint, { status: c.res.status, body: await c.res.clone().text() }, ttlMs);
+      // The billing has acted: its answer reaches the client even if it cannot be stored (the key then stays locked
+      // until the lock runs out, so a retry meanwhile is a 409, never a second payment).
+      const answer = { status: c.res.status, body: await c.res.clone().text() };
+      await store.complete(key, fingerprint, answer, ttlMs).catch((error: unknown) => onStoreError?.(c, error, 'complete'));
     }
   };
 }

@@ -64,13 +64,25 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearInterval(sweep);
       await billing.close();
-      await redis?.quit();
+      // A Redis that is away is not waited for: `close` would wait for a reconnection that may never come.
+      if (redis?.isReady) await redis.close();
+      else redis?.destroy();
     },
   };
 }
 
+/** How long a Redis command may take before the relay gives up on it (Redis answers in well under a millisecond). */
+const REDIS_COMMAND_TIMEOUT_MS = 1_000;
+
 async function connectRedis(url: string, logger: Logger): Promise<RedisClientType> {
-  const client: RedisClientType = createClient({ url });
+  // A Redis that is away fails each command at once (no queue waiting for it to come back) or within the timeout:
+  // the relay then answers 503 for keyed payments and limits in memory, instead of hanging on it.
+  const client: RedisClientType = createClient({
+    url,
+    disableOfflineQueue: true,
+    commandOptions: { timeout: REDIS_COMMAND_TIMEOUT_MS },
+    socket: { connectTimeout: 2_000, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2_000) },
+  });
   client.on('error', (error: Error) => logger.error({ err: error.message }, 'redis error'));
   await client.connect();
   return client;

@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import net from 'node:net';
 import { loadConfig } from '../../src/relay/config.js';
 import { createLogger } from '../../src/relay/logger.js';
 import { startRelay, type Relay } from '../../src/relay/server.js';
@@ -74,5 +75,52 @@ describe('relay: two instances behind a load balancer share one Redis', () => {
       }
     }
     assert.deepEqual(statuses, [422, 422, 422, 429], 'three reach the billing (no such agreement), the fourth is refused');
+  });
+});
+
+describe('relay: a Redis that goes away', () => {
+  /** A TCP relay to the real Redis that the test can cut, as a network failure or a Redis restart would. */
+  async function cuttableRedis() {
+    const target = new URL(REDIS_URL);
+    const sockets = new Set<net.Socket>();
+    const server = net.createServer((client) => {
+      const upstream = net.connect(Number(target.port || 6379), target.hostname);
+      for (const s of [client, upstream]) {
+        sockets.add(s);
+        s.on('error', () => {});
+        s.on('close', () => sockets.delete(s));
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `redis://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+      cut: () => {
+        server.close();
+        for (const s of sockets) s.destroy();
+      },
+    };
+  }
+
+  it('a keyed payment is a quick 503 that reaches no billing; a payment without a key is still served', async () => {
+    const redis = await cuttableRedis();
+    const stack = await startStack({ env: { REDIS_URL: redis.url } });
+    try {
+      assert.equal((await stack.post(paymentA(), { 'idempotency-key': randomUUID() })).status, 201, 'through Redis');
+      redis.cut();
+      const before = epsCalls(stack).length;
+      const started = performance.now();
+      const res = await stack.post(paymentA(), { 'idempotency-key': randomUUID() });
+      assert.ok(performance.now() - started < 3_000, 'no wait for a Redis that is away');
+      assert.equal(res.status, 503);
+      assert.ok(Number(res.headers.get('retry-after')) >= 1);
+      assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'store_unavailable');
+      assert.equal(epsCalls(stack).length, before, 'without the store, nothing is sent to the billing');
+      // The rate limits go on in memory.
+      assert.equal((await stack.post(paymentA())).status, 201);
+    } finally {
+      redis.cut();
+      await stack.close();
+    }
   });
 });
