@@ -59,13 +59,21 @@ describe('relay → sandbox: billing failures', () => {
     assert.equal((await errorOf(res)).code, 'billing_error');
   });
 
-  it('a billing that is too slow is a 504, within the timeout', async () => {
+  it('a billing that is too slow is a 504, within the timeout; sent once, and a retry replays the 504', async () => {
+    const before = epsCalls(stack).length;
     stack.sandbox.faults.epsPayments = { delayMs: 4000, times: 1 };
+    const key = randomUUID();
     const started = Date.now();
-    const res = await stack.post(paymentA());
+    const res = await stack.post(paymentA(), { 'idempotency-key': key });
     assert.equal(res.status, 504);
     assert.equal((await errorOf(res)).code, 'billing_timeout');
     assert.ok(Date.now() - started < 3000, 'answered at the timeout (300 ms), not when the billing finished (4 s)');
+    assert.equal(epsCalls(stack).length, before + 1, 'it may have reached the billing: sent once, never again');
+    const retry = await stack.post(paymentA(), { 'idempotency-key': key });
+    assert.equal(retry.status, 504);
+    assert.equal(retry.headers.get('idempotent-replayed'), 'true', 'the client’s retry replays, it does not pay twice');
+    assert.equal((await errorOf(retry)).code, 'billing_timeout');
+    assert.equal(epsCalls(stack).length, before + 1);
   });
 
   it('a billing that drops the connection mid-request is a 502, and the request is not sent again', async () => {
@@ -81,11 +89,19 @@ describe('relay → sandbox: billing failures', () => {
     assert.equal(epsCalls(stack).length, before + 1);
   });
 
-  it('a billing that returns garbage is a 502', async () => {
+  it('a billing that returns garbage is a 502; sent once, and a retry replays the 502', async () => {
+    const before = epsCalls(stack).length;
     stack.sandbox.faults.epsPayments = { garbage: '<html>502 Bad Gateway</html>', times: 1 };
-    const res = await stack.post(paymentA());
+    const key = randomUUID();
+    const res = await stack.post(paymentA(), { 'idempotency-key': key });
     assert.equal(res.status, 502);
     assert.equal((await errorOf(res)).code, 'billing_error');
+    assert.equal(epsCalls(stack).length, before + 1, 'the billing answered (it may have acted): sent once, never again');
+    const retry = await stack.post(paymentA(), { 'idempotency-key': key });
+    assert.equal(retry.status, 502);
+    assert.equal(retry.headers.get('idempotent-replayed'), 'true', 'the client’s retry replays, it does not pay twice');
+    assert.equal((await errorOf(retry)).code, 'billing_error');
+    assert.equal(epsCalls(stack).length, before + 1);
   });
 
   it('a billing that answers 401 even to a token it just issued: one refresh, one retry, then a 502', async () => {
