@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { epsCalls, paymentA, startStack, type Stack } from './harness.js';
+import { createClientSession } from '../../src/relay/session.js';
+import { CREDENTIALS, SHOP, epsCalls, paymentA, startStack, type Stack } from './harness.js';
 
 const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string } }).error;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -300,6 +301,52 @@ describe('relay → sandbox: billing failures', () => {
       assert.equal((await errorOf(res)).code, 'billing_unavailable');
     } finally {
       await down.close();
+    }
+  });
+});
+
+describe('relay → sandbox: no secret in error answers or logs', () => {
+  const SESSION_SECRET = 'a-session-secret-of-at-least-32-bytes-for-tests';
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack({ env: { BILLING_TIMEOUT_MS: '300', SESSION_SECRET } });
+  });
+  after(() => stack.close());
+
+  it('with the billing failing (500, too slow, 401 on every call), no answer or log line holds the password, the Basic credentials or a token', async () => {
+    const answers: string[] = [];
+    const keep = async (res: Response) => {
+      answers.push(`${res.status} ${JSON.stringify([...res.headers])} ${await res.text()}`);
+      return res.status;
+    };
+    const pay = () => stack.post(paymentA()).then(keep);
+    const { faults } = stack.sandbox;
+
+    assert.equal(await pay(), 201); // a token in use
+    faults.epsPayments = { status: 500, times: 1 };
+    assert.equal(await pay(), 502);
+    faults.epsPayments = { delayMs: 2000, times: 1 };
+    assert.equal(await pay(), 504);
+    faults.epsPayments = { status: 401 }; // every call: the token is refused, a fresh one too
+    assert.equal(await pay(), 502);
+    delete faults.epsPayments;
+    faults.auth = { status: 401 }; // the credentials refused: no token can be had
+    stack.sandbox.revokeTokens();
+    assert.equal(await pay(), 502);
+    assert.equal(await keep(await fetch(`${stack.relay.url}/readyz`)), 503);
+    const session = await createClientSession({ agreementId: 1001 }, SESSION_SECRET);
+    assert.equal(await keep(await fetch(`${stack.relay.url}/payment-methods`, { headers: { origin: SHOP, authorization: `Bearer ${session}` } })), 502);
+    delete faults.auth;
+
+    const tokens = [...new Set(stack.sandbox.calls.flatMap((c) => (c.authorization?.startsWith('Bearer ') ? [c.authorization.slice(7)] : [])))];
+    assert.ok(tokens.length >= 2, 'the relay was issued a second token after the 401');
+    const basic = Buffer.from(`${CREDENTIALS.username}:${CREDENTIALS.password}`).toString('base64');
+    assert.ok(stack.sandbox.calls.some((c) => c.authorization === `Basic ${basic}`), 'the relay sent these Basic credentials');
+    const logs = stack.logLines.join('');
+    assert.ok(stack.logLines.filter((line) => JSON.parse(line).level >= 50).length >= 6, 'the failures are logged as errors, with their causes');
+    for (const secret of [CREDENTIALS.password, basic, ...tokens]) {
+      for (const answer of answers) assert.ok(!answer.includes(secret), `an answer holds a secret: ${answer}`);
+      assert.ok(!logs.includes(secret), 'a log line holds a secret');
     }
   });
 });
