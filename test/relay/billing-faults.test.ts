@@ -1,10 +1,79 @@
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
-import { epsCalls, paymentA, startStack, type Stack } from './harness.js';
+import diagnosticsChannel from 'node:diagnostics_channel';
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { createClientSession } from '../../src/relay/session.js';
+import { CREDENTIALS, SHOP, epsCalls, paymentA, startStack, type Stack } from './harness.js';
 
 const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string } }).error;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A TCP proxy on one fixed port in front of the sandbox, which can stop listening (connections to it are refused
+ * before anything is sent) and listen again on the same port.
+ */
+async function tcpProxy() {
+  let target = 0;
+  let port = 0;
+  let server: Server | undefined;
+  const sockets = new Set<Socket>();
+  const track = (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.on('close', () => sockets.delete(socket));
+  };
+  const open = () =>
+    new Promise<void>((resolve, reject) => {
+      if (server) return resolve(); // listening already
+      const s = createServer((client) => {
+        const upstream = connect(target, '127.0.0.1');
+        track(client);
+        track(upstream);
+        client.on('close', () => upstream.destroy());
+        upstream.on('close', () => client.destroy());
+        client.pipe(upstream).pipe(client);
+      });
+      s.once('error', reject);
+      s.listen(port, '127.0.0.1', () => {
+        port = (s.address() as AddressInfo).port;
+        server = s;
+        resolve();
+      });
+    });
+  const close = () =>
+    new Promise<void>((resolve) => {
+      const s = server;
+      server = undefined;
+      if (!s) return resolve();
+      s.close(() => resolve());
+      for (const socket of sockets) socket.destroy();
+    });
+  await open();
+  return {
+    get port() {
+      return port;
+    },
+    set target(sandboxUrl: string) {
+      target = Number(new URL(sandboxUrl).port);
+    },
+    open,
+    close,
+  };
+}
+
+/** Records the relay's refused connections to `port` (undici's diagnostics channel) and calls `onRefused` on each. */
+function watchRefusals(port: () => number, onRefused: (count: number) => void = () => {}) {
+  const refused: string[] = [];
+  const listener = (message: unknown) => {
+    const { connectParams, error } = message as { connectParams: { port: string | number }; error: { code?: string } };
+    if (Number(connectParams.port) !== port()) return;
+    refused.push(error.code ?? String(error));
+    onRefused(refused.length);
+  };
+  diagnosticsChannel.subscribe('undici:client:connectError', listener);
+  return { refused, stop: () => diagnosticsChannel.unsubscribe('undici:client:connectError', listener) };
+}
 
 describe('relay → sandbox: tokens', () => {
   let stack: Stack;
@@ -45,6 +114,94 @@ describe('relay → sandbox: tokens', () => {
   });
 });
 
+describe('relay → sandbox: GET /auth is retried with backoff', () => {
+  let stack: Stack;
+  beforeEach(async () => {
+    stack = await startStack(); // a relay without a token yet
+  });
+  afterEach(() => stack.close());
+
+  it('/auth answering 503 twice, then a token: the payment goes through (3 /auth calls, 1 POST /eps_payments)', async () => {
+    stack.sandbox.faults.auth = { status: 503, times: 2 };
+    const res = await stack.post(paymentA());
+    assert.equal(res.status, 201);
+    assert.equal(stack.sandbox.counts.auth, 3);
+    assert.equal(epsCalls(stack).length, 1);
+  });
+
+  it('/auth answering 503 three times: a 502 after three tries with pauses between them, and no POST /eps_payments', async () => {
+    stack.sandbox.faults.auth = { status: 503, times: 3 };
+    const started = performance.now();
+    const res = await stack.post(paymentA());
+    assert.equal(res.status, 502);
+    assert.equal((await errorOf(res)).code, 'billing_error');
+    assert.ok(performance.now() - started >= 300, 'backs off between the tries (100 ms, then 300 ms)');
+    assert.equal(stack.sandbox.counts.auth, 3, 'three tries, not more');
+    assert.equal(epsCalls(stack).length, 0);
+    assert.equal(stack.sandbox.calls.filter((c) => c.path.endsWith('/eps_payments')).length, 0);
+  });
+});
+
+describe('relay → billing: a connection refused before anything was sent', () => {
+  let stack: Stack;
+  let proxy: Awaited<ReturnType<typeof tcpProxy>>;
+  before(async () => {
+    proxy = await tcpProxy();
+    stack = await startStack({ env: { BILLING_BASE_URL: `http://127.0.0.1:${proxy.port}/api/rest/v1` } });
+    proxy.target = stack.sandbox.url;
+  });
+  after(async () => {
+    await stack.close();
+    await proxy.close();
+  });
+
+  /** A token in the relay's cache (through the proxy), then the proxy stops listening. */
+  async function tokenThenRefuse() {
+    await proxy.open();
+    assert.equal((await fetch(`${stack.relay.url}/readyz`)).status, 200);
+    await proxy.close();
+    await sleep(30); // the relay's pool sees its keep-alive connection closed
+  }
+
+  it('POST /eps_payments is sent once more after a refused connection, and the payment is made once', async () => {
+    await tokenThenRefuse();
+    const before = epsCalls(stack).length;
+    // Listening again as soon as the first attempt is refused, well before the relay's second attempt (100 ms later).
+    const watch = watchRefusals(() => proxy.port, (count) => count === 1 && void proxy.open().catch(() => {}));
+    try {
+      const res = await stack.post(paymentA());
+      assert.equal(res.status, 201, await res.clone().text());
+      assert.deepEqual(watch.refused, ['ECONNREFUSED'], 'the first attempt was refused');
+      assert.equal(epsCalls(stack).length, before + 1);
+    } finally {
+      watch.stop();
+    }
+  });
+
+  it('refused twice: a 502 billing_unavailable, nothing paid, and the Idempotency-Key is free for a retry', async () => {
+    await tokenThenRefuse();
+    const before = epsCalls(stack).length;
+    const paymentsBefore = stack.sandbox.store.payments.size;
+    const key = randomUUID();
+    const watch = watchRefusals(() => proxy.port);
+    try {
+      const res = await stack.post(paymentA(), { 'idempotency-key': key });
+      assert.equal(res.status, 502);
+      assert.equal((await errorOf(res)).code, 'billing_unavailable');
+      assert.deepEqual(watch.refused, ['ECONNREFUSED', 'ECONNREFUSED'], 'one more attempt, then it gives up');
+    } finally {
+      watch.stop();
+    }
+    assert.equal(epsCalls(stack).length, before);
+    assert.equal(stack.sandbox.store.payments.size, paymentsBefore, 'nothing was paid');
+    await proxy.open();
+    const retry = await stack.post(paymentA(), { 'idempotency-key': key });
+    assert.equal(retry.status, 201, 'the request never reached the billing: the key was not kept');
+    assert.equal(retry.headers.get('idempotent-replayed'), null);
+    assert.equal(epsCalls(stack).length, before + 1);
+  });
+});
+
 describe('relay → sandbox: billing failures', () => {
   let stack: Stack;
   before(async () => {
@@ -59,13 +216,21 @@ describe('relay → sandbox: billing failures', () => {
     assert.equal((await errorOf(res)).code, 'billing_error');
   });
 
-  it('a billing that is too slow is a 504, within the timeout', async () => {
+  it('a billing that is too slow is a 504, within the timeout; sent once, and a retry replays the 504', async () => {
+    const before = epsCalls(stack).length;
     stack.sandbox.faults.epsPayments = { delayMs: 4000, times: 1 };
+    const key = randomUUID();
     const started = Date.now();
-    const res = await stack.post(paymentA());
+    const res = await stack.post(paymentA(), { 'idempotency-key': key });
     assert.equal(res.status, 504);
     assert.equal((await errorOf(res)).code, 'billing_timeout');
     assert.ok(Date.now() - started < 3000, 'answered at the timeout (300 ms), not when the billing finished (4 s)');
+    assert.equal(epsCalls(stack).length, before + 1, 'it may have reached the billing: sent once, never again');
+    const retry = await stack.post(paymentA(), { 'idempotency-key': key });
+    assert.equal(retry.status, 504);
+    assert.equal(retry.headers.get('idempotent-replayed'), 'true', 'the client’s retry replays, it does not pay twice');
+    assert.equal((await errorOf(retry)).code, 'billing_timeout');
+    assert.equal(epsCalls(stack).length, before + 1);
   });
 
   it('a billing that drops the connection mid-request is a 502, and the request is not sent again', async () => {
@@ -81,11 +246,19 @@ describe('relay → sandbox: billing failures', () => {
     assert.equal(epsCalls(stack).length, before + 1);
   });
 
-  it('a billing that returns garbage is a 502', async () => {
+  it('a billing that returns garbage is a 502; sent once, and a retry replays the 502', async () => {
+    const before = epsCalls(stack).length;
     stack.sandbox.faults.epsPayments = { garbage: '<html>502 Bad Gateway</html>', times: 1 };
-    const res = await stack.post(paymentA());
+    const key = randomUUID();
+    const res = await stack.post(paymentA(), { 'idempotency-key': key });
     assert.equal(res.status, 502);
     assert.equal((await errorOf(res)).code, 'billing_error');
+    assert.equal(epsCalls(stack).length, before + 1, 'the billing answered (it may have acted): sent once, never again');
+    const retry = await stack.post(paymentA(), { 'idempotency-key': key });
+    assert.equal(retry.status, 502);
+    assert.equal(retry.headers.get('idempotent-replayed'), 'true', 'the client’s retry replays, it does not pay twice');
+    assert.equal((await errorOf(retry)).code, 'billing_error');
+    assert.equal(epsCalls(stack).length, before + 1);
   });
 
   it('a billing that answers 401 even to a token it just issued: one refresh, one retry, then a 502', async () => {
@@ -128,6 +301,52 @@ describe('relay → sandbox: billing failures', () => {
       assert.equal((await errorOf(res)).code, 'billing_unavailable');
     } finally {
       await down.close();
+    }
+  });
+});
+
+describe('relay → sandbox: no secret in error answers or logs', () => {
+  const SESSION_SECRET = 'a-session-secret-of-at-least-32-bytes-for-tests';
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack({ env: { BILLING_TIMEOUT_MS: '300', SESSION_SECRET } });
+  });
+  after(() => stack.close());
+
+  it('with the billing failing (500, too slow, 401 on every call), no answer or log line holds the password, the Basic credentials or a token', async () => {
+    const answers: string[] = [];
+    const keep = async (res: Response) => {
+      answers.push(`${res.status} ${JSON.stringify([...res.headers])} ${await res.text()}`);
+      return res.status;
+    };
+    const pay = () => stack.post(paymentA()).then(keep);
+    const { faults } = stack.sandbox;
+
+    assert.equal(await pay(), 201); // a token in use
+    faults.epsPayments = { status: 500, times: 1 };
+    assert.equal(await pay(), 502);
+    faults.epsPayments = { delayMs: 2000, times: 1 };
+    assert.equal(await pay(), 504);
+    faults.epsPayments = { status: 401 }; // every call: the token is refused, a fresh one too
+    assert.equal(await pay(), 502);
+    delete faults.epsPayments;
+    faults.auth = { status: 401 }; // the credentials refused: no token can be had
+    stack.sandbox.revokeTokens();
+    assert.equal(await pay(), 502);
+    assert.equal(await keep(await fetch(`${stack.relay.url}/readyz`)), 503);
+    const session = await createClientSession({ agreementId: 1001 }, SESSION_SECRET);
+    assert.equal(await keep(await fetch(`${stack.relay.url}/payment-methods`, { headers: { origin: SHOP, authorization: `Bearer ${session}` } })), 502);
+    delete faults.auth;
+
+    const tokens = [...new Set(stack.sandbox.calls.flatMap((c) => (c.authorization?.startsWith('Bearer ') ? [c.authorization.slice(7)] : [])))];
+    assert.ok(tokens.length >= 2, 'the relay was issued a second token after the 401');
+    const basic = Buffer.from(`${CREDENTIALS.username}:${CREDENTIALS.password}`).toString('base64');
+    assert.ok(stack.sandbox.calls.some((c) => c.authorization === `Basic ${basic}`), 'the relay sent these Basic credentials');
+    const logs = stack.logLines.join('');
+    assert.ok(stack.logLines.filter((line) => JSON.parse(line).level >= 50).length >= 6, 'the failures are logged as errors, with their causes');
+    for (const secret of [CREDENTIALS.password, basic, ...tokens]) {
+      for (const answer of answers) assert.ok(!answer.includes(secret), `an answer holds a secret: ${answer}`);
+      assert.ok(!logs.includes(secret), 'a log line holds a secret');
     }
   });
 });

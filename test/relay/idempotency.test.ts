@@ -100,3 +100,29 @@ describe('relay: Idempotency-Key', () => {
     }
   });
 });
+
+describe('relay: IDEMPOTENCY_TTL_SECONDS', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack({ env: { IDEMPOTENCY_TTL_SECONDS: '1' } });
+  });
+  after(() => stack.close());
+
+  it('an answer is replayed within the TTL; after it, the same key is a new payment', async () => {
+    const key = randomUUID();
+    const before = epsCalls(stack).length;
+    const first = await stack.post(paymentA(), { 'idempotency-key': key });
+    assert.equal(first.status, 201);
+    const firstPayment = ((await first.json()) as { payment: { payment_id: number } }).payment.payment_id;
+    const again = await stack.post(paymentA(), { 'idempotency-key': key });
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    assert.equal(epsCalls(stack).length, before + 1);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const later = await stack.post(paymentA(), { 'idempotency-key': key });
+    assert.equal(later.status, 201);
+    assert.equal(later.headers.get('idempotent-replayed'), null);
+    const laterPayment = ((await later.json()) as { payment: { payment_id: number } }).payment.payment_id;
+    assert.notEqual(laterPayment, firstPayment, 'a new payment');
+    assert.equal(epsCalls(stack).length, before + 2);
+  });
+});

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { paymentA, startStack, type Stack } from './harness.js';
+import { epsCalls, paymentA, startStack, type Stack } from './harness.js';
 
 describe('relay: operations', () => {
   let stack: Stack;
@@ -78,5 +78,22 @@ describe('relay: operations', () => {
     assert.match(text, /relay_idempotent_replays_total [1-9]/);
     assert.match(text, /relay_rate_limit_rejections_total\{limit="ip"\} [1-9]/);
     assert.doesNotMatch(text, /relay-test-password/);
+  });
+});
+
+describe('relay: operations without TRUST_PROXY', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack({ env: { RATE_LIMIT_IP: '2/60' } });
+  });
+  after(() => stack.close());
+
+  it('X-Forwarded-For and X-Real-IP are ignored: a client cannot pick its own rate-limit key', async () => {
+    const statuses = [];
+    for (const ip of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) {
+      statuses.push((await stack.post(paymentA(), { 'x-forwarded-for': ip, 'x-real-ip': ip })).status);
+    }
+    assert.deepEqual(statuses, [201, 201, 429], 'one socket address, one key, whatever the headers say');
+    assert.equal(epsCalls(stack).length, 2);
   });
 });

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { createClientSession } from '../../src/relay/session.js';
-import { SHOP, paymentA, startStack, type Stack } from './harness.js';
+import { CREDENTIALS, SHOP, paymentA, startStack, type Stack } from './harness.js';
 
 const SECRET = 'a-session-secret-of-at-least-32-bytes-for-tests';
 
@@ -126,5 +126,62 @@ describe('relay: client sessions and saved payment methods', () => {
   it('createClientSession refuses a short secret and a bad agreement', async () => {
     await assert.rejects(createClientSession({ agreementId: 1001 }, 'short'), /32 bytes/);
     await assert.rejects(createClientSession({ agreementId: -1 }, SECRET), /agreementId/);
+  });
+});
+
+describe('relay: saved methods when the billing does not scope the list by agreement', () => {
+  // The sandbox scopes `GET /payment_methods` by `agreement_id` only: a relay that names the agreement another way
+  // (PAYMENT_METHODS_AGREEMENT_PARAM) gets every agreement's methods back, and only its own filter keeps them apart.
+  let stack: Stack;
+  let own: number;
+  let foreign: number;
+  before(async () => {
+    stack = await startStack({ env: { SESSION_SECRET: SECRET, PAYMENT_METHODS_AGREEMENT_PARAM: 'contract_id' } });
+    own = await saveMethod(stack, 'AG-1001');
+    foreign = await saveMethod(stack, 'AG-1002');
+  });
+  after(() => stack.close());
+
+  const call = async (path: string, agreementId: number, init: RequestInit = {}) =>
+    fetch(`${stack.relay.url}${path}`, {
+      ...init,
+      headers: { origin: SHOP, authorization: `Bearer ${await createClientSession({ agreementId }, SECRET)}` },
+    });
+  const listCalls = () => stack.sandbox.calls.filter((c) => c.method === 'GET' && c.path === '/payment_methods');
+
+  it('PAYMENT_METHODS_AGREEMENT_PARAM names the query parameter the billing receives', async () => {
+    const before = listCalls().length;
+    assert.equal((await call('/payment-methods', 1001)).status, 200);
+    assert.equal(listCalls().length, before + 1);
+    const query = new URLSearchParams(listCalls().at(-1)!.query);
+    assert.equal(query.get('contract_id'), '1001');
+    assert.equal(query.has('agreement_id'), false);
+    assert.equal(query.get('status_list'), '2');
+  });
+
+  it('lists only the session’s agreement’s methods, although the billing answered with others too', async () => {
+    // What the billing answers to the relay's query: both agreements' methods.
+    const auth = await fetch(`${stack.sandbox.baseUrl}/auth`, {
+      headers: { authorization: `Basic ${Buffer.from(`${CREDENTIALS.username}:${CREDENTIALS.password}`).toString('base64')}` },
+    });
+    const { token } = ((await auth.json()) as { response: { token: string } }).response;
+    const billing = await fetch(`${stack.sandbox.baseUrl}/payment_methods?status_list=2&contract_id=1001`, { headers: { authorization: `Bearer ${token}` } });
+    const unscoped = ((await billing.json()) as { response: { payment_methods: { payment_method_id: number }[] } }).response.payment_methods;
+    assert.deepEqual(unscoped.map((m) => m.payment_method_id).sort(), [own, foreign].sort());
+
+    for (const [agreementId, expected] of [[1001, own], [1002, foreign]] as const) {
+      const res = await call('/payment-methods', agreementId);
+      assert.equal(res.status, 200);
+      const { payment_methods } = (await res.json()) as { payment_methods: { id: number }[] };
+      assert.deepEqual(payment_methods.map((m) => m.id), [expected], `agreement ${agreementId}`);
+    }
+  });
+
+  it('cannot disable another agreement’s method: 404, and the billing is not asked to delete anything', async () => {
+    const res = await call(`/payment-methods/${foreign}`, 1001, { method: 'DELETE' });
+    assert.equal(res.status, 404);
+    assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'not_found');
+    assert.equal(stack.sandbox.calls.filter((c) => c.method === 'DELETE').length, 0);
+    assert.equal(stack.sandbox.store.paymentMethods.get(foreign)!.enable_auto_payments, true);
   });
 });

@@ -166,6 +166,33 @@ describe('relay → sandbox: payments', () => {
     assert.equal(epsCalls(stack).length, before, 'no bad request reached the billing');
   });
 
+  it('a foreign return URL of B or C is a 422 naming the field, and the billing is not asked', async () => {
+    const before = epsCalls(stack).length;
+    const b = (extra: Record<string, unknown>) => ({
+      system: 'B',
+      amount: '99.90',
+      agreement_param_id: 7,
+      agreement_param_value: 'client@example.com',
+      eps_params: params({ confirmation_return_url: `${SHOP}/ok`, return_url_fail: `${SHOP}/fail`, ...extra }),
+    });
+    const c = (returnUrl: string) => ({ system: 'C', amount: '10', agreement_param_id: 11, agreement_param_value: '1001', eps_params: params({ return_url: returnUrl }) });
+    const cases: [string, unknown, string][] = [
+      ['B confirmation_return_url', b({ confirmation_return_url: 'https://evil.example/ok' }), 'eps_params.confirmation_return_url'],
+      ['B return_url_fail', b({ return_url_fail: 'https://evil.example/fail' }), 'eps_params.return_url_fail'],
+      ['B return_url_fail on another port', b({ return_url_fail: 'http://shop.test:8081/fail' }), 'eps_params.return_url_fail'],
+      ['C return_url', c('https://evil.example/back'), 'eps_params.return_url'],
+      ['C return_url on a look-alike host', c('http://shop.test.evil.example:8080/back'), 'eps_params.return_url'],
+    ];
+    for (const [name, body, field] of cases) {
+      const res = await stack.post(body);
+      assert.equal(res.status, 422, name);
+      const { error } = (await res.json()) as { error: { code: string; fields?: Record<string, string> } };
+      assert.equal(error.code, 'validation_failed', name);
+      assert.deepEqual(Object.keys(error.fields ?? {}), [field], name);
+    }
+    assert.equal(epsCalls(stack).length, before, 'no foreign return URL reached the billing');
+  });
+
   it('CORS answers the merchant’s origins only', async () => {
     const preflight = (origin: string) =>
       fetch(`${stack.relay.url}/payments`, {
@@ -201,5 +228,32 @@ describe('relay → sandbox: payments', () => {
     assert.match(served, /billing-pay/);
     for (const secret of [CREDENTIALS.password, CREDENTIALS.username, token!, 'sandbox-eps-a']) assert.ok(!served.includes(secret), 'served file');
     assert.ok(logs.split('\n').filter(Boolean).every((line) => JSON.parse(line).reqId || JSON.parse(line).msg !== 'request'), 'request lines carry the request id');
+  });
+});
+
+describe('relay → sandbox: a system without its EPS_UUID', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack({ env: { EPS_UUID_B: '' } });
+  });
+  after(() => stack.close());
+
+  it('is not offered: /config omits it, and a payment with it is a 422 naming system, with no billing call', async () => {
+    const config = (await (await fetch(`${stack.relay.url}/config`, { headers: { origin: SHOP } })).json()) as { systems: { id: string }[] };
+    assert.deepEqual(config.systems.map((s) => s.id), ['A', 'C']);
+    const res = await stack.post({
+      system: 'B',
+      amount: '99.90',
+      agreement_param_id: 7,
+      agreement_param_value: 'client@example.com',
+      eps_params: params({ confirmation_return_url: `${SHOP}/ok` }),
+    });
+    assert.equal(res.status, 422);
+    const { error } = (await res.json()) as { error: { code: string; fields?: Record<string, string> } };
+    assert.equal(error.code, 'validation_failed');
+    assert.deepEqual(Object.keys(error.fields ?? {}), ['system']);
+    assert.deepEqual(stack.sandbox.calls, [], 'the billing was not called at all');
+    // The other systems still work.
+    assert.equal((await stack.post(paymentA())).status, 201);
   });
 });
