@@ -68,6 +68,8 @@ const DEFAULTS = {
   PAYMENT_METHODS_AGREEMENT_PARAM: 'agreement_id',
 };
 
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
 /** Reads and checks the configuration; throws a `ConfigError` naming every problem. */
 export function loadConfig(env: Env = process.env): RelayConfig {
   const problems: string[] = [];
@@ -101,7 +103,10 @@ export function loadConfig(env: Env = process.env): RelayConfig {
   if (port === null || port > 65535) problems.push('PORT must be a port number (0–65535)');
 
   const maxAmount = toMinorUnits(read('MAX_AMOUNT'));
-  if (maxAmount === null || maxAmount <= 0n) problems.push('MAX_AMOUNT must be a positive amount with at most two decimals, such as 100000.00');
+  // At most 15 significant digits: the billing receives a JSON number, exact in any reader only up to that.
+  if (maxAmount === null || maxAmount <= 0n || maxAmount >= 10n ** 15n) {
+    problems.push('MAX_AMOUNT must be a positive amount with at most two decimals and 15 digits, such as 100000.00');
+  }
 
   const lookupText = read('ALLOWED_LOOKUPS');
   const lookups = lookupText ? list(lookupText).map(Number) : [...LOOKUP_KINDS];
@@ -114,6 +119,17 @@ export function loadConfig(env: Env = process.env): RelayConfig {
 
   const tokenTtlUnit = read('BILLING_TOKEN_TTL_UNIT');
   if (tokenTtlUnit !== 's' && tokenTtlUnit !== 'ms') problems.push('BILLING_TOKEN_TTL_UNIT must be s or ms');
+
+  const host = read('HOST');
+  if (!host) problems.push('HOST must be an address to listen on, such as 127.0.0.1 or 0.0.0.0');
+
+  const redirectUrlKeys = list(read('REDIRECT_URL_KEYS'));
+  if (!redirectUrlKeys.length || !redirectUrlKeys.every((key) => /^[A-Za-z_][\w.-]*$/.test(key))) {
+    problems.push('REDIRECT_URL_KEYS must list the names of the billing answer\'s fields, such as confirmation_url,payment_url');
+  }
+
+  const logLevel = read('LOG_LEVEL');
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
   const redisUrl = read('REDIS_URL');
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
@@ -143,15 +159,15 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     billingPassword,
     epsUuids,
     allowedOrigins: allowedOrigins.map((o) => new URL(o).origin),
-    host: read('HOST'),
+    host,
     port: port!,
     maxAmount: maxAmount!,
     maxAmountText: canonicalAmount(read('MAX_AMOUNT'))!,
     lookups: lookups as LookupKind[],
-    redirectUrlKeys: list(read('REDIRECT_URL_KEYS')),
+    redirectUrlKeys,
     billingTimeoutMs: billingTimeoutMs!,
     tokenTtlUnit: tokenTtlUnit as 's' | 'ms',
-    logLevel: read('LOG_LEVEL'),
+    logLevel,
     ...(redisUrl && { redisUrl }),
     ...(trustProxy && { trustProxy }),
     rateLimitIp: rateLimitIp!,

@@ -32,18 +32,26 @@ describe('relay configuration', () => {
       MAX_AMOUNT: '10.001',
       ALLOWED_LOOKUPS: '5 9',
       BILLING_TOKEN_TTL_UNIT: 'minutes',
+      LOG_LEVEL: 'verbose',
+      HOST: ' ',
+      REDIRECT_URL_KEYS: ',',
     };
     assert.throws(
       () => loadConfig(env),
       (error: unknown) => {
         assert.ok(error instanceof ConfigError);
         const text = error.problems.join('\n');
-        for (const name of ['BILLING_BASE_URL', 'BILLING_USERNAME', 'BILLING_PASSWORD', 'EPS_UUID_A', 'ALLOWED_ORIGINS', 'PORT', 'MAX_AMOUNT', 'ALLOWED_LOOKUPS', 'BILLING_TOKEN_TTL_UNIT']) {
+        for (const name of ['BILLING_BASE_URL', 'BILLING_USERNAME', 'BILLING_PASSWORD', 'EPS_UUID_A', 'ALLOWED_ORIGINS', 'PORT', 'MAX_AMOUNT', 'ALLOWED_LOOKUPS', 'BILLING_TOKEN_TTL_UNIT', 'LOG_LEVEL', 'HOST', 'REDIRECT_URL_KEYS']) {
           assert.match(text, new RegExp(name), name);
         }
         assert.doesNotMatch(error.message, /pw@/, 'the message does not repeat a credential');
         return true;
       },
     );
+  });
+
+  it('keeps MAX_AMOUNT within the 15 digits a JSON number carries exactly', () => {
+    assert.equal(loadConfig({ ...good, MAX_AMOUNT: '9999999999999.99' }).maxAmountText, '9999999999999.99');
+    assert.throws(() => loadConfig({ ...good, MAX_AMOUNT: '10000000000000.00' }), /MAX_AMOUNT/);
   });
 });
