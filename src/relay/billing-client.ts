@@ -54,6 +54,13 @@ export class BillingClient {
    */
   async createPayment(payment: ValidPayment, epsUuid: string): Promise<Record<string, unknown>> {
     const answer = await this.#authorized('eps_payments', 'POST', '/eps_payments', billingPaymentJson(payment, epsUuid));
+    // 403 and 429 say nothing about the payment: the relay is not allowed, or the billing is busy. Other 4xx refuse it.
+    if (answer.status === 403) {
+      throw new RelayError(502, 'billing_error', 'The billing service does not allow the relay to create payments (status 403).');
+    }
+    if (answer.status === 429) {
+      throw new RelayError(503, 'billing_unavailable', 'The billing service is busy; try again in a moment.', { retryable: true });
+    }
     if (answer.status >= 400 && answer.status < 500) {
       throw new RelayError(422, 'billing_rejected', billingMessage(answer.body) ?? 'The billing service refused this payment.');
     }

@@ -216,6 +216,21 @@ describe('relay → sandbox: billing failures', () => {
     assert.equal((await errorOf(res)).code, 'billing_error');
   });
 
+  it('a billing that refuses the relay (403) or is busy (429) is the billing’s problem, not the client’s: 502 and 503', async () => {
+    stack.sandbox.faults.epsPayments = { status: 403, times: 1 };
+    const forbidden = await stack.post(paymentA());
+    assert.equal(forbidden.status, 502);
+    assert.equal((await errorOf(forbidden)).code, 'billing_error');
+    stack.sandbox.faults.epsPayments = { status: 429, times: 1 };
+    const busy = await stack.post(paymentA());
+    assert.equal(busy.status, 503);
+    assert.equal((await errorOf(busy)).code, 'billing_unavailable');
+    stack.sandbox.faults.epsPayments = { status: 404, times: 1 };
+    const refused = await stack.post(paymentA());
+    assert.equal(refused.status, 422, 'any other 4xx refuses the payment itself');
+    assert.equal((await errorOf(refused)).code, 'billing_rejected');
+  });
+
   it('a billing that is too slow is a 504, within the timeout; sent once, and a retry replays the 504', async () => {
     const before = epsCalls(stack).length;
     stack.sandbox.faults.epsPayments = { delayMs: 4000, times: 1 };
