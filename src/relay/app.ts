@@ -15,7 +15,7 @@ import { longestAuthorizedCallMs, type BillingClient } from './billing-client.js
 import type { RelayConfig } from './config.js';
 import { corsFor } from './cors.js';
 import { RelayError } from './errors.js';
-import { idempotency } from './idempotency.js';
+import { idempotency, jsonAnswer, type AnswerVariables } from './idempotency.js';
 import { MemoryIdempotencyStore, type IdempotencyStore } from './idempotency-store.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { ownPaymentMethods } from './payment-methods.js';
@@ -37,7 +37,7 @@ export interface RelayDeps {
   widgetBundle?: (name: string) => Promise<string | null>;
 }
 
-type Env = { Variables: RequestIdVariables & { payment: ValidPayment; session: ClientSession } };
+type Env = { Variables: RequestIdVariables & AnswerVariables & { payment: ValidPayment; session: ClientSession } };
 
 const MAX_BODY_BYTES = 16 * 1024;
 /** Longer than a payment can take, with a margin for the relay's own work. */
@@ -111,7 +111,7 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
       const response = await billing.createPayment(payment, config.epsUuids[payment.system]!);
       const redirectUrl = findRedirectUrl(response, config.redirectUrlKeys);
       logger.info({ reqId: c.get('requestId'), system: payment.system, amount: payment.amount, redirect: Boolean(redirectUrl) }, 'payment created');
-      return c.json({ ...(redirectUrl && { redirect_url: redirectUrl }), payment: response }, 201);
+      return jsonAnswer(c, { ...(redirectUrl && { redirect_url: redirectUrl }), payment: response }, 201);
     },
   );
 
@@ -168,7 +168,7 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
     if (known.status >= 500) {
       logger.error({ reqId: c.get('requestId'), code: known.code, err: error.cause ?? error }, known.message);
     }
-    return c.json(known.toBody(), known.status);
+    return jsonAnswer(c, known.toBody(), known.status);
   });
 
   return app;
