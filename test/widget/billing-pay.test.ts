@@ -1,4 +1,4 @@
-import { expect, html, oneEvent } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import sinon from 'sinon';
 import { BillingPay } from '../../src/widget/billing-pay.js';
 import {
@@ -527,6 +527,69 @@ describe('<billing-pay>', () => {
       await el.updateComplete;
       await fillIn(el);
       await sent(el);
+    });
+
+    for (const when of ['at once, as React strict mode does', 'a moment later'] as const) {
+      it(`removed while /config loads and added back ${when}: loads /config again and can pay`, async () => {
+        relay.restore();
+        let configs = 0;
+        relay = stubRelay({ config: (request) => (configs++ === 0 ? hanging(request) : json(CONFIG)) });
+        const el = await fixture<BillingPay>(html`<billing-pay relay=${RELAY} lang="en" return-url=${BACK}></billing-pay>`);
+        const errors = sinon.spy();
+        el.addEventListener('billing-pay-error', errors);
+        const first = relay.requests[0]!;
+        expect(first.url).to.equal(`${RELAY}/config`);
+        expect(status(el)).to.equal('Loading payment options…');
+
+        const parent = el.parentElement!;
+        el.remove();
+        expect(first.signal!.aborted, 'the /config request is aborted').to.be.true;
+        if (when === 'a moment later') await settle();
+        const ready = oneEvent(el, 'billing-pay-ready');
+        parent.append(el);
+        await waitUntil(() => payButton(el), 'the form never came back after the element was added again', { timeout: 2000 });
+        expect((await ready).detail.systems).to.deep.equal(['A', 'B', 'C']);
+        expect(relay.requests.filter((r) => r.url.endsWith('/config'))).to.have.length(2);
+        expect(errors, 'an aborted load is no error').to.not.have.been.called;
+
+        await fillIn(el);
+        await sent(el);
+      });
+    }
+
+    it('removed during a payment and added back: the request is aborted, and the client can pay again', async () => {
+      relay.restore();
+      let payments = 0;
+      relay = stubRelay({ payment: (request) => (payments++ === 0 ? hanging(request) : created()) });
+      const el = await widget();
+      const errors = sinon.spy();
+      el.addEventListener('billing-pay-error', errors);
+      await fillIn(el);
+      await pay(el);
+      await settle();
+      const first = relay.payments()[0]!;
+      expect(payButton(el).disabled).to.be.true;
+
+      const parent = el.parentElement!;
+      el.remove();
+      expect(first.signal!.aborted, 'the payment request is aborted').to.be.true;
+      parent.append(el);
+      await settle();
+      await el.updateComplete;
+      expect(payButton(el).disabled, 'Pay is usable again').to.be.false;
+      expect(status(el)).to.equal('');
+      expect(field(el, 'Amount').value, 'what the client typed is kept').to.equal('1500');
+
+      const redirect = oneEvent(el, 'billing-pay-redirect');
+      await pay(el);
+      expect((await redirect).detail.url).to.equal(PAYMENT_PAGE);
+      const posts = relay.payments();
+      expect(posts).to.have.length(2);
+      expect(posts[1]!.body).to.deep.equal(posts[0]!.body);
+      expect(relay.requests.filter((r) => r.url.endsWith('/config')), '/config is not loaded again').to.have.length(1);
+      expect(errors).to.not.have.been.called;
+      await settle();
+      expect(navigate).to.have.been.calledOnceWith(PAYMENT_PAGE);
     });
   });
 
