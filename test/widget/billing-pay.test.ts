@@ -289,6 +289,40 @@ describe('<billing-pay>', () => {
       });
     });
 
+    it('presets the receipt e-mail and phone from the `email` and `phone` attributes, and sends them', async () => {
+      const el = await mount(
+        html`<billing-pay relay=${RELAY} lang="en" return-url=${BACK} email="client@example.com" phone="+7 900 123-45-67"></billing-pay>`,
+      );
+      expect(field(el, 'E-mail for receipt').value).to.equal('client@example.com');
+      expect(field(el, 'Phone').value).to.equal('+7 900 123-45-67');
+      await fillIn(el);
+      expect(paramsOf(await sent(el))).to.deep.equal({
+        confirmation_type: 'redirect',
+        confirmation_return_url: BACK,
+        email: 'client@example.com',
+        phone: '+7 900 123-45-67',
+      });
+    });
+
+    it('takes `email` and `phone` set after the form is shown', async () => {
+      const el = await widget();
+      el.setAttribute('email', 'late@example.com');
+      el.setAttribute('phone', '+7 900 765-43-21');
+      await el.updateComplete;
+      expect(field(el, 'E-mail for receipt').value).to.equal('late@example.com');
+      await fillIn(el);
+      expect(paramsOf(await sent(el))).to.include({ email: 'late@example.com', phone: '+7 900 765-43-21' });
+    });
+
+    it('names system B by `label-b`, and the client picks it by that name', async () => {
+      const el = await mount(html`<billing-pay relay=${RELAY} lang="en" return-url=${BACK} label-b="Fast payments (B)"></billing-pay>`);
+      expect(labels(el).slice(0, 3)).to.deep.equal(['System A', 'Fast payments (B)', 'System C']);
+      expect(control(el, 'System B')).to.equal(null);
+      await click(el, 'Fast payments (B)');
+      await fillIn(el);
+      expect(((await sent(el)) as { system: string }).system).to.equal('B');
+    });
+
     it('returns the client to the current page by default', async () => {
       const el = await mount(html`<billing-pay relay=${RELAY} lang="en"></billing-pay>`);
       await fillIn(el);
