@@ -1,7 +1,8 @@
 /**
  * `npm run build`, last step: `custom-elements.json` (package.json `customElements`), the elements' API for editors
  * and documentation, from the JSDoc headers of the components (`@summary`, `@fires`, `@csspart`, `@cssprop`,
- * `@attr`) and their Lit properties. Module paths point at the published ES modules in dist/lib.
+ * `@attr`) and their Lit properties. Module paths (`src/…`, and `/src/…` in the tags' definitions) point at the
+ * published ES modules in dist/lib.
  */
 export default {
   globs: ['src/widget/*.ts'],
@@ -12,7 +13,7 @@ export default {
     {
       name: 'billing-pay:published-paths',
       packageLinkPhase({ customElementsManifest }) {
-        const published = (path) => path.replace(/^src\//, 'dist/lib/').replace(/\.ts$/, '.js');
+        const published = (path) => path.replace(/^\/?src\//, 'dist/lib/').replace(/\.ts$/, '.js');
         const visit = (node) => {
           if (Array.isArray(node)) node.forEach(visit);
           else if (node && typeof node === 'object') {

@@ -1,7 +1,9 @@
 // The demo's "My account" page: asks the merchant's server (the demo server) for a client session, hands it to both
 // elements, logs their events and switches the page language.
 // (A file of its own: the page's Content-Security-Policy allows no inline script.)
+import { showPaymentReturn } from './payment-return.js';
 
+const returned = showPaymentReturn(document.getElementById('payment-status'));
 const methods = document.querySelector('billing-payment-methods');
 const pay = document.querySelector('billing-pay');
 const log = document.getElementById('log');
@@ -28,6 +30,7 @@ for (const button of document.querySelectorAll('[data-lang]')) {
   button.addEventListener('click', () => {
     document.documentElement.lang = button.dataset.lang;
     for (const el of [methods, pay]) el.setAttribute('lang', button.dataset.lang);
+    returned?.();
     for (const other of document.querySelectorAll('[data-lang]')) {
       other.setAttribute('aria-pressed', String(other === button));
     }

@@ -1,6 +1,9 @@
-// The demo merchant page: switches the page language and logs every event of <billing-pay>.
+// The demo merchant page: switches the page language, logs every event of <billing-pay>, and says how the payment went
+// when the client comes back from the payment page.
 // (A file of its own: the page's Content-Security-Policy allows no inline script.)
+import { showPaymentReturn } from './payment-return.js';
 
+const returned = showPaymentReturn(document.getElementById('payment-status'));
 const widget = document.querySelector('billing-pay');
 const log = document.getElementById('log');
 const hold = document.getElementById('hold-redirect');
@@ -22,6 +25,7 @@ for (const button of document.querySelectorAll('[data-lang]')) {
   button.addEventListener('click', () => {
     document.documentElement.lang = button.dataset.lang;
     widget.setAttribute('lang', button.dataset.lang);
+    returned?.();
     for (const other of document.querySelectorAll('[data-lang]')) {
       other.setAttribute('aria-pressed', String(other === button));
     }

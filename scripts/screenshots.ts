@@ -22,7 +22,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const OUT = `${root}screenshots/`;
 const DOCS = `${root}docs/screenshots/`;
 const docs = process.argv.includes('--docs');
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
 
 let relayUrl = '';
 const demo = createServer(async (req, res) => {

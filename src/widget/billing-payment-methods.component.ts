@@ -3,8 +3,8 @@ import { property, state } from 'lit/decorators.js';
 import sharedStyles from './billing-pay.styles.js';
 import styles from './billing-payment-methods.styles.js';
 import { emit } from './emit.js';
-import { fill, langOf, TEXTS, type Lang } from './i18n.js';
-import { PAYMENT_METHODS_TEXTS, type PaymentMethodsTexts } from './payment-methods.i18n.js';
+import { fill, langTagOf, layerTexts, type Speech, type TextsOption } from './i18n.js';
+import { PAYMENT_METHODS_SPEECH, type PaymentMethodsSpeech, type PaymentMethodsTexts } from './payment-methods.i18n.js';
 import { PayError } from './relay-client.js';
 import { disablePaymentMethod, fetchPaymentMethods, type SavedPaymentMethod } from './session-client.js';
 
@@ -29,6 +29,10 @@ declare module './emit.js' {
  * The logged-in client's saved payment methods, with a way to switch their autopayment off. The merchant's backend
  * signs a short-lived client session naming the agreement; the element sends it to the relay and shows only that
  * agreement's methods. Disabling asks for confirmation in place ("Disable" / "Keep") and then updates the list.
+ *
+ * Languages and theming are those of `<billing-pay>`: `lang` (or the page's language), a `texts` property or JSON
+ * attribute that replaces any text or adds a language (its texts under `methods`, so one object can serve both
+ * elements), `theme="light|dark|auto"`, the same `--billing-pay-*` custom properties.
  *
  * @summary The client's saved payment methods and their autopayments, with "Disable autopayment".
  *
@@ -66,7 +70,8 @@ declare module './emit.js' {
  * @cssprop [--billing-pay-spacing=1rem] - Space between methods and around the panel.
  * @cssprop [--billing-pay-max-width=28rem] - The widest the element grows.
  *
- * @attr lang - `ru` or `en` (the standard attribute); when absent, the closest ancestor's or the page's language.
+ * @attr lang - The language (the standard attribute): `ru` and `en` are built in, any other needs `texts` for it; when
+ *   absent, the closest ancestor's or the page's language.
  */
 export class BillingPaymentMethods extends LitElement {
   static override styles = [sharedStyles, styles];
@@ -95,6 +100,18 @@ export class BillingPaymentMethods extends LitElement {
    * `Authorization: Bearer <session>`). Until `relay` and `session` are both set, the element shows the loading state.
    */
   @property() session = '';
+
+  /**
+   * Texts that replace the built-in ones, for every language (`{methods: {disable: 'Stop autopayment'}}`) or per
+   * language tag (`{ru: {methods: {…}}, de: {methods: {…}, labels: {…}}}`): a tag that is not built in becomes a
+   * language of its own, on top of English. Keys: `methods` (those of `PAYMENT_METHODS_TEXTS.en`) and the `labels`
+   * `system_name`, `error_network` and `error_timeout` of `<billing-pay>`; the same object may be given to both
+   * elements. As an attribute: JSON.
+   */
+  @property({ type: Object }) texts: TextsOption | null = null;
+
+  /** The colour scheme: `auto` follows the page's `prefers-color-scheme`; `light` or `dark` forces one. */
+  @property({ reflect: true }) theme: 'light' | 'dark' | 'auto' = 'auto';
 
   static override get observedAttributes(): string[] {
     return [...super.observedAttributes, 'lang'];
@@ -174,7 +191,7 @@ export class BillingPaymentMethods extends LitElement {
     try {
       this.methods = await disablePaymentMethod(this.relay, this.session, id, controller.signal);
       this.confirming = this.disabling = null;
-      this.done = this.titleOf(method, PAYMENT_METHODS_TEXTS[langOf(this)]);
+      this.done = this.titleOf(method, this.speech().t.methods);
       emit(this, 'billing-payment-methods-change', this.methods);
       // The focus goes where the disabled method was: the next method's button, else the last one's, else the status.
       await this.updateComplete;
@@ -204,18 +221,25 @@ export class BillingPaymentMethods extends LitElement {
     this.failure = failure;
     const expired = failure.code === 'session_invalid';
     if (expired || fallback === 'error_load') this.state = 'error';
-    emit(this, 'billing-payment-methods-error', { code: failure.code, message: this.failureText(langOf(this), fallback) });
+    emit(this, 'billing-payment-methods-error', { code: failure.code, message: this.failureText(this.speech().t, fallback) });
     if (expired) void this.focusLater('.status');
   }
 
-  private failureText(lang: Lang, fallback: 'error_load' | 'error_disable' = this.state === 'error' ? 'error_load' : 'error_disable'): string {
+  private failureText(
+    { labels, methods: t }: PaymentMethodsSpeech,
+    fallback: 'error_load' | 'error_disable' = this.state === 'error' ? 'error_load' : 'error_disable',
+  ): string {
     const code = this.failure?.code;
-    const t = PAYMENT_METHODS_TEXTS[lang];
     if (code === 'session_invalid') return t.error_session;
-    if (code === 'timeout') return TEXTS[lang].labels.error_timeout;
-    if (code === 'network_error') return TEXTS[lang].labels.error_network;
+    if (code === 'timeout') return labels.error_timeout;
+    if (code === 'network_error') return labels.error_network;
     if (code === 'not_found' && fallback === 'error_disable') return t.error_gone;
     return t[fallback];
+  }
+
+  /** The texts and locale in effect: the language of the element or the page, with the page's `texts`. */
+  private speech(): Speech<PaymentMethodsSpeech> {
+    return layerTexts(langTagOf(this), this.texts, PAYMENT_METHODS_SPEECH);
   }
 
   private async focusLater(selector: string): Promise<void> {
@@ -233,23 +257,25 @@ export class BillingPaymentMethods extends LitElement {
     return String(m.title || m.card_mask || m.masked_pan || card || fill(t.method, { id: String(m.id) }));
   }
 
-  private kindOf(m: SavedPaymentMethod, lang: Lang, t: PaymentMethodsTexts): string {
+  private kindOf(m: SavedPaymentMethod, { labels, methods: t }: PaymentMethodsSpeech): string {
     const kind = m.method === 'bank_card' ? t.bank_card : m.method;
-    const system = m.system ? fill(TEXTS[lang].labels.system_name, { id: String(m.system) }) : '';
+    const system = m.system ? fill(labels.system_name, { id: String(m.system) }) : '';
     return [kind, system].filter(Boolean).join(' · ');
   }
 
-  private statusText(lang: Lang, t: PaymentMethodsTexts): string {
+  private statusText(speech: PaymentMethodsSpeech): string {
+    const t = speech.methods;
     if (this.state === 'loading') return t.loading;
-    if (this.failure) return this.failureText(lang);
+    if (this.failure) return this.failureText(speech);
     if (this.disabling !== null) return t.disabling;
     const done = this.done ? fill(t.disabled, { title: this.done }) : '';
     return [done, this.state === 'ready' && !this.methods.length ? t.empty : ''].filter(Boolean).join(' ');
   }
 
-  private renderMethod(m: SavedPaymentMethod, lang: Lang, t: PaymentMethodsTexts): TemplateResult {
+  private renderMethod(m: SavedPaymentMethod, speech: PaymentMethodsSpeech): TemplateResult {
+    const t = speech.methods;
     const title = this.titleOf(m, t);
-    const kind = this.kindOf(m, lang, t);
+    const kind = this.kindOf(m, speech);
     const busy = this.disabling !== null;
     let action: TemplateResult | typeof nothing = nothing;
     if (this.confirming === m.id) {
@@ -300,18 +326,18 @@ export class BillingPaymentMethods extends LitElement {
   }
 
   override render(): TemplateResult {
-    const lang = langOf(this);
-    const t = PAYMENT_METHODS_TEXTS[lang];
+    const { locale, t: speech } = this.speech();
+    const t = speech.methods;
     const failed = this.failure !== null;
     const list = this.state === 'ready' && this.methods.length;
     const retry = this.state === 'error' && this.failure?.code !== 'session_invalid';
-    return html`<div class="panel" part="base">
+    return html`<div class="panel" part="base" lang=${locale}>
       ${list
         ? html`<ul part="list" aria-label=${t.list}>
-            ${this.methods.map((m) => this.renderMethod(m, lang, t))}
+            ${this.methods.map((m) => this.renderMethod(m, speech))}
           </ul>`
         : nothing}
-      <p class="status ${failed ? 'error' : ''}" part="status" role="status" tabindex="-1">${this.statusText(lang, t)}</p>
+      <p class="status ${failed ? 'error' : ''}" part="status" role="status" tabindex="-1">${this.statusText(speech)}</p>
       ${retry ? html`<button type="button" part="button retry" @click=${this.load}>${t.retry}</button>` : nothing}
     </div>`;
   }

@@ -1,6 +1,6 @@
 /**
  * The `<billing-payment-methods>` element: registers the tag (unless the page already has one) and re-exports the
- * class and its types. Import this file (or load `dist/billing-pay.js`, which holds both elements) to use it.
+ * class and its types. Import this file (or load `dist/billing-pay-account.js`, which holds both elements) to use it.
  */
 import { BillingPaymentMethods, type BillingPaymentMethodsErrorDetail } from './billing-payment-methods.component.js';
 import type { SavedPaymentMethod } from './session-client.js';

@@ -7,6 +7,7 @@
  */
 import type { LOOKUP_KEYS } from '../eps/lookup.js';
 import { PROBLEM_TEXTS_EN, type ProblemKey } from '../eps/messages.js';
+import type { PaymentMethodsTexts } from './payment-methods.i18n.js';
 
 export type Lang = 'en' | 'ru';
 
@@ -175,11 +176,17 @@ export function langOf(el: Element): Lang {
   return toLang(langTagOf(el));
 }
 
-/** Any of the texts of one language, each optional: what a page overrides. */
+/**
+ * Any of the texts of one language, each optional: what a page overrides. One object serves both elements:
+ * `<billing-pay>` reads `labels`, `kinds` and `problems`; `<billing-payment-methods>` reads `methods` (and the few
+ * `labels` it shares: `system_name`, `error_network`, `error_timeout`).
+ */
 export interface TextOverrides {
   labels?: Partial<Record<LabelKey, string>>;
   kinds?: Partial<Record<KindKey, string>>;
   problems?: Partial<Record<ProblemKey, string>>;
+  /** The texts of `<billing-payment-methods>`: the keys of `PAYMENT_METHODS_TEXTS.en`. */
+  methods?: Partial<PaymentMethodsTexts>;
 }
 
 /**
@@ -189,33 +196,39 @@ export interface TextOverrides {
  */
 export type TextsOption = TextOverrides | Record<string, TextOverrides>;
 
-/** The texts and the locale (for `Intl`) the widget speaks in. */
-export interface Speech {
+/** The texts and the locale (for `Intl`) an element speaks in. */
+export interface Speech<T = Texts> {
   /** The locale of the texts, for `Intl` (`'ru-RU'`, `'de'`, `'en'`). */
   locale: string;
-  t: Texts;
+  t: T;
 }
 
-const PARTS = ['labels', 'kinds', 'problems'] as const;
+/** The parts of `TextOverrides`: an option that has one of them at its top is flat (for every language). */
+const PARTS = ['labels', 'kinds', 'problems', 'methods'];
 
 /**
- * The texts for a language tag: the built-in language (`ru`, else English), with the page's overrides on top —
- * those for every language, then those for the tag's language (`de`), then for the exact tag (`de-CH`). A tag with
- * neither built-in texts nor overrides falls back to English (and English number formats).
+ * The texts of an element for a language tag: its built-in language (`ru`, else English), with the page's overrides
+ * on top — those for every language, then those for the tag's language (`de`), then for the exact tag (`de-CH`). A tag
+ * with neither built-in texts nor overrides falls back to English (and English number formats). `builtIn` holds the
+ * element's parts (`labels`, `methods`, …) in each built-in language; each part is merged key by key.
  */
-export function resolveTexts(tag: string, option?: TextsOption | null): Speech {
+export function layerTexts<T extends object>(tag: string, option: TextsOption | null | undefined, builtIn: Record<Lang, T>): Speech<T> {
   const exact = tag.toLowerCase();
   const primary = exact.split('-')[0]!;
   const flat = option && PARTS.some((part) => part in option);
   const byTag: Record<string, TextOverrides> = flat || !option ? {} : Object.fromEntries(Object.entries(option).map(([k, v]) => [k.toLowerCase(), v]));
   const own = [primary, exact].flatMap((key) => (key && Object.hasOwn(byTag, key) ? [byTag[key]!] : []));
   const known = own.length > 0 || primary === 'ru' || primary === 'en';
-  const base = TEXTS[toLang(primary)];
-  const layers = [flat ? (option as TextOverrides) : {}, ...own];
+  const layers = [flat ? (option as TextOverrides) : {}, ...own] as Record<string, object | undefined>[];
   const t = Object.fromEntries(
-    PARTS.map((part) => [part, Object.assign({}, base[part], ...layers.map((layer) => layer[part]))]),
-  ) as unknown as Texts;
+    Object.entries(builtIn[toLang(primary)]).map(([part, texts]) => [part, Object.assign({}, texts, ...layers.map((layer) => layer[part]))]),
+  ) as T;
   return { locale: (known && tag) || 'en', t };
+}
+
+/** The texts of `<billing-pay>` for a language tag, with the page's `texts` (see `layerTexts`). */
+export function resolveTexts(tag: string, option?: TextsOption | null): Speech {
+  return layerTexts(tag, option, TEXTS);
 }
 
 /** Fills `{name}` placeholders. */

@@ -1,8 +1,8 @@
 /**
- * The texts of `<billing-payment-methods>` in English and Russian. The language is resolved as for `<billing-pay>`
- * (`langOf` in i18n.ts); `{title}` is the method's name as shown in the list.
+ * The texts of `<billing-payment-methods>` in English and Russian. The language and a page's `texts` are resolved as
+ * for `<billing-pay>` (`layerTexts` in i18n.ts, the part `methods`); `{title}` is the method's name as shown in the list.
  */
-import type { Lang } from './i18n.js';
+import { TEXTS, type Lang, type Texts } from './i18n.js';
 
 const EN = {
   list: 'Saved payment methods',
@@ -54,4 +54,16 @@ export const PAYMENT_METHODS_TEXTS: Record<Lang, PaymentMethodsTexts> = {
     error_disable: 'Не удалось отключить автоплатёж. Попробуйте позже.',
     error_gone: 'Этот способ оплаты уже не сохранён.',
   },
+};
+
+/** What `<billing-payment-methods>` says: its own texts, and the labels it shares with `<billing-pay>`. */
+export interface PaymentMethodsSpeech {
+  labels: Texts['labels'];
+  methods: PaymentMethodsTexts;
+}
+
+/** The built-in texts a page's `texts` are layered on, per language. */
+export const PAYMENT_METHODS_SPEECH: Record<Lang, PaymentMethodsSpeech> = {
+  en: { labels: TEXTS.en.labels, methods: PAYMENT_METHODS_TEXTS.en },
+  ru: { labels: TEXTS.ru.labels, methods: PAYMENT_METHODS_TEXTS.ru },
 };

@@ -163,10 +163,12 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /**
- * Only a payment page on `https:` is opened, or `http:` on this machine (the sandbox); never `javascript:`, `data:`
- * and the like, and never an address carrying credentials.
+ * Only a payment page on `https:` is opened, never `javascript:`, `data:` and the like, and never an address carrying
+ * credentials. `http:` is followed only to this machine and only from a page on this machine over `http:` (the
+ * sandbox and the demo): a merchant's page on `https:`, or on any other host, never sends the client to an
+ * unencrypted page. `page` is the address of the page the element is in (read when called, never at import).
  */
-export function isSafeRedirect(url: string): boolean {
+export function isSafeRedirect(url: string, page: string = location.href): boolean {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -175,8 +177,10 @@ export function isSafeRedirect(url: string): boolean {
   }
   if (parsed.username || parsed.password) return false;
   if (parsed.protocol === 'https:') return true;
-  return parsed.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(parsed.hostname);
+  return isLocalHttp(parsed) && isLocalHttp(new URL(page));
 }
+
+const isLocalHttp = (url: URL) => url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
 
 /**
  * A fresh idempotency key, a v4 UUID: `crypto.randomUUID` where the page is a secure context, else the same from

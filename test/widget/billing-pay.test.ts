@@ -1,4 +1,4 @@
-import { expect, html, oneEvent } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import sinon from 'sinon';
 import { BillingPay } from '../../src/widget/billing-pay.js';
 import {
@@ -289,6 +289,40 @@ describe('<billing-pay>', () => {
       });
     });
 
+    it('presets the receipt e-mail and phone from the `email` and `phone` attributes, and sends them', async () => {
+      const el = await mount(
+        html`<billing-pay relay=${RELAY} lang="en" return-url=${BACK} email="client@example.com" phone="+7 900 123-45-67"></billing-pay>`,
+      );
+      expect(field(el, 'E-mail for receipt').value).to.equal('client@example.com');
+      expect(field(el, 'Phone').value).to.equal('+7 900 123-45-67');
+      await fillIn(el);
+      expect(paramsOf(await sent(el))).to.deep.equal({
+        confirmation_type: 'redirect',
+        confirmation_return_url: BACK,
+        email: 'client@example.com',
+        phone: '+7 900 123-45-67',
+      });
+    });
+
+    it('takes `email` and `phone` set after the form is shown', async () => {
+      const el = await widget();
+      el.setAttribute('email', 'late@example.com');
+      el.setAttribute('phone', '+7 900 765-43-21');
+      await el.updateComplete;
+      expect(field(el, 'E-mail for receipt').value).to.equal('late@example.com');
+      await fillIn(el);
+      expect(paramsOf(await sent(el))).to.include({ email: 'late@example.com', phone: '+7 900 765-43-21' });
+    });
+
+    it('names system B by `label-b`, and the client picks it by that name', async () => {
+      const el = await mount(html`<billing-pay relay=${RELAY} lang="en" return-url=${BACK} label-b="Fast payments (B)"></billing-pay>`);
+      expect(labels(el).slice(0, 3)).to.deep.equal(['System A', 'Fast payments (B)', 'System C']);
+      expect(control(el, 'System B')).to.equal(null);
+      await click(el, 'Fast payments (B)');
+      await fillIn(el);
+      expect(((await sent(el)) as { system: string }).system).to.equal('B');
+    });
+
     it('returns the client to the current page by default', async () => {
       const el = await mount(html`<billing-pay relay=${RELAY} lang="en"></billing-pay>`);
       await fillIn(el);
@@ -527,6 +561,69 @@ describe('<billing-pay>', () => {
       await el.updateComplete;
       await fillIn(el);
       await sent(el);
+    });
+
+    for (const when of ['at once, as React strict mode does', 'a moment later'] as const) {
+      it(`removed while /config loads and added back ${when}: loads /config again and can pay`, async () => {
+        relay.restore();
+        let configs = 0;
+        relay = stubRelay({ config: (request) => (configs++ === 0 ? hanging(request) : json(CONFIG)) });
+        const el = await fixture<BillingPay>(html`<billing-pay relay=${RELAY} lang="en" return-url=${BACK}></billing-pay>`);
+        const errors = sinon.spy();
+        el.addEventListener('billing-pay-error', errors);
+        const first = relay.requests[0]!;
+        expect(first.url).to.equal(`${RELAY}/config`);
+        expect(status(el)).to.equal('Loading payment options…');
+
+        const parent = el.parentElement!;
+        el.remove();
+        expect(first.signal!.aborted, 'the /config request is aborted').to.be.true;
+        if (when === 'a moment later') await settle();
+        const ready = oneEvent(el, 'billing-pay-ready');
+        parent.append(el);
+        await waitUntil(() => payButton(el), 'the form never came back after the element was added again', { timeout: 2000 });
+        expect((await ready).detail.systems).to.deep.equal(['A', 'B', 'C']);
+        expect(relay.requests.filter((r) => r.url.endsWith('/config'))).to.have.length(2);
+        expect(errors, 'an aborted load is no error').to.not.have.been.called;
+
+        await fillIn(el);
+        await sent(el);
+      });
+    }
+
+    it('removed during a payment and added back: the request is aborted, and the client can pay again', async () => {
+      relay.restore();
+      let payments = 0;
+      relay = stubRelay({ payment: (request) => (payments++ === 0 ? hanging(request) : created()) });
+      const el = await widget();
+      const errors = sinon.spy();
+      el.addEventListener('billing-pay-error', errors);
+      await fillIn(el);
+      await pay(el);
+      await settle();
+      const first = relay.payments()[0]!;
+      expect(payButton(el).disabled).to.be.true;
+
+      const parent = el.parentElement!;
+      el.remove();
+      expect(first.signal!.aborted, 'the payment request is aborted').to.be.true;
+      parent.append(el);
+      await settle();
+      await el.updateComplete;
+      expect(payButton(el).disabled, 'Pay is usable again').to.be.false;
+      expect(status(el)).to.equal('');
+      expect(field(el, 'Amount').value, 'what the client typed is kept').to.equal('1500');
+
+      const redirect = oneEvent(el, 'billing-pay-redirect');
+      await pay(el);
+      expect((await redirect).detail.url).to.equal(PAYMENT_PAGE);
+      const posts = relay.payments();
+      expect(posts).to.have.length(2);
+      expect(posts[1]!.body).to.deep.equal(posts[0]!.body);
+      expect(relay.requests.filter((r) => r.url.endsWith('/config')), '/config is not loaded again').to.have.length(1);
+      expect(errors).to.not.have.been.called;
+      await settle();
+      expect(navigate).to.have.been.calledOnceWith(PAYMENT_PAGE);
     });
   });
 

@@ -2,6 +2,8 @@ import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import sinon from 'sinon';
 import '../../src/widget/billing-payment-methods.js';
 import type { BillingPaymentMethods, SavedPaymentMethod } from '../../src/widget/billing-payment-methods.js';
+import type { TextsOption } from '../../src/widget/i18n.js';
+import { axeContrast, backgroundOf, expectContrast, loadAxe, luminance } from './contrast.js';
 import { hanging, json, settle, type SentRequest } from './helpers.js';
 
 const RELAY = 'http://relay.test';
@@ -384,7 +386,104 @@ describe('<billing-payment-methods>', () => {
     });
   });
 
+  describe('languages and theming, as <billing-pay>', () => {
+    /** Renders the element and waits until its list (or its failure) is shown. */
+    async function shown(template: ReturnType<typeof html>): Promise<BillingPaymentMethods> {
+      const el = await fixture<BillingPaymentMethods>(template);
+      await waitUntil(() => items(el).length > 0 || root(el).querySelector('.status.error'), 'the list did not load');
+      await el.updateComplete;
+      return el;
+    }
+
+    it('replaces any text with `texts`, for every language or per language tag, the shared labels too', async () => {
+      const flat: TextsOption = { methods: { disable: 'Stop autopayment', autopay_on: 'Autopay active' }, labels: { system_name: 'Wallet {id}' } };
+      const el = await shown(html`<billing-payment-methods relay=${RELAY} session=${SESSION} lang="en" .texts=${flat}></billing-payment-methods>`);
+      expect(items(el)[0]).to.equal('Visa •••• 4242 Bank card · Wallet A Autopay active Stop autopayment');
+      expect(button(el, 'Disable autopayment for Visa •••• 4242').textContent!.trim()).to.equal('Stop autopayment');
+
+      el.lang = 'ru';
+      await el.updateComplete;
+      expect(items(el)[0], 'flat texts are for every language').to.equal(
+        'Visa •••• 4242 Банковская карта · Wallet A Autopay active Stop autopayment',
+      );
+
+      el.texts = { RU: { methods: { disable: 'Выключить' } }, 'ru-by': { methods: { autopay_on: 'Работает' } } };
+      await el.updateComplete;
+      expect(items(el)[0]).to.equal('Visa •••• 4242 Банковская карта · Система A Автоплатёж включён Выключить');
+      el.lang = 'ru-BY';
+      await el.updateComplete;
+      expect(items(el)[0], 'the exact tag over its language').to.equal('Visa •••• 4242 Банковская карта · Система A Работает Выключить');
+      el.lang = 'en';
+      await el.updateComplete;
+      expect(items(el)[0]).to.equal('Visa •••• 4242 Bank card · System A Autopayment on Disable autopayment');
+    });
+
+    it('reads `texts` from a JSON attribute and speaks a language it does not ship, in its messages too', async () => {
+      relay.restore();
+      relay = stubMethods({ list: unauthorized });
+      const german = JSON.stringify({ de: { methods: { error_session: 'Sitzung abgelaufen; Seite neu laden.' } } });
+      const error = oneEvent(document, 'billing-payment-methods-error');
+      const el = await shown(
+        html`<billing-payment-methods relay=${RELAY} session=${SESSION} lang="de-DE" texts=${german}></billing-payment-methods>`,
+      );
+      expect(status(el)).to.equal('Sitzung abgelaufen; Seite neu laden.');
+      expect((await error).detail).to.deep.equal({ code: 'session_invalid', message: 'Sitzung abgelaufen; Seite neu laden.' });
+      expect(root(el).querySelector('[part="base"]')!.getAttribute('lang')).to.equal('de-DE');
+
+      relay.restore();
+      relay = stubMethods();
+      const other = await shown(
+        html`<billing-payment-methods relay=${RELAY} session=${SESSION} lang="de" texts=${german}></billing-payment-methods>`,
+      );
+      expect(items(other)[0], 'what the page did not translate stays English').to.equal(
+        'Visa •••• 4242 Bank card · System A Autopayment on Disable autopayment',
+      );
+    });
+
+    it('declares `theme` (reflected, `auto` by default); `dark` forces the dark scheme and `light` the light one', async () => {
+      const el = await mount();
+      const panel = () => root(el).querySelector<HTMLElement>('[part="base"]')!;
+      expect(el.theme).to.equal('auto');
+      expect(el.getAttribute('theme')).to.equal('auto');
+      el.theme = 'dark';
+      await el.updateComplete;
+      expect(el.getAttribute('theme')).to.equal('dark');
+      expect(luminance(backgroundOf(panel()))).to.be.below(0.1);
+      el.setAttribute('theme', 'light');
+      await el.updateComplete;
+      expect(el.theme).to.equal('light');
+      expect(luminance(backgroundOf(panel()))).to.be.above(0.9);
+    });
+  });
+
   describe('accessibility', () => {
+    // chai-a11y-axe loads axe on first use; the contrast checks call it directly.
+    before(loadAxe);
+
+    for (const theme of ['light', 'dark'] as const) {
+      it(`theme="${theme}": accessible, and every text at least 4.5:1 (computed and by axe), listing, confirming and failed`, async () => {
+        relay.restore();
+        relay = stubMethods({ remove: () => json({ error: { code: 'billing_error', message: 'Down.' } }, 502) });
+        const el = await fixture<BillingPaymentMethods>(
+          html`<billing-payment-methods relay=${RELAY} session=${SESSION} lang="en" theme=${theme}></billing-payment-methods>`,
+        );
+        await waitUntil(() => items(el).length === 3, 'the list did not load');
+        const check = async (state: string) => {
+          await expect(el, state).to.be.accessible();
+          expectContrast(el);
+          const axe = await axeContrast(el);
+          expect(axe.passes, `${state}: axe judged too little; left incomplete: ${axe.incomplete.join(' | ')}`).to.be.greaterThan(5);
+        };
+        await check('listing');
+        await press(el, 'Disable autopayment for Visa •••• 4242');
+        await check('confirming');
+        await press(el, 'Disable autopayment for Visa •••• 4242');
+        await waitUntil(() => has(el, '.status.error'), 'the refusal was not shown');
+        await el.updateComplete;
+        await check('failed');
+      });
+    }
+
     for (const lang of ['en', 'ru'] as const) {
       const t = {
         en: { disable: 'Disable autopayment for Visa •••• 4242' },

@@ -39,8 +39,8 @@ export interface RelayStub {
 }
 
 export interface RelayStubOptions {
-  /** The `/config` answer (a body, or a Response for a failure). */
-  config?: unknown;
+  /** The `/config` answer: a body, a Response for a failure, or a function of the request (say, `hanging`). */
+  config?: object | ((request: SentRequest) => Response | Promise<Response>);
   /** How the relay answers a payment; default 201 with `PAYMENT_PAGE`. */
   payment?: (request: SentRequest) => Response | Promise<Response>;
 }
@@ -73,6 +73,7 @@ export function stubRelay(options: RelayStubOptions = {}): RelayStub {
     init.signal?.throwIfAborted();
     if (url.endsWith('/config')) {
       const config = options.config ?? CONFIG;
+      if (typeof config === 'function') return config(request);
       return config instanceof Response ? config : json(config);
     }
     if (url.endsWith('/payments') && request.method === 'POST') return options.payment ? options.payment(request) : created();

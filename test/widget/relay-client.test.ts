@@ -21,6 +21,33 @@ describe('relay client', () => {
     }
   });
 
+  it('follows http: to this machine only from a page on this machine over http: (the sandbox and the demo)', () => {
+    const sandbox = 'http://127.0.0.1:8788/pay/1';
+    for (const page of ['http://localhost:8080/', 'http://127.0.0.1:5173/account.html?x=1', 'http://[::1]:8080/']) {
+      expect(isSafeRedirect(sandbox, page), page).to.be.true;
+      expect(isSafeRedirect('http://localhost:8790/pay/2', page), page).to.be.true;
+    }
+    for (const page of [
+      'https://shop.example/pay',
+      'https://localhost:8443/',
+      'https://127.0.0.1/',
+      'http://shop.example/',
+      'http://127.0.0.2:8080/',
+      'http://localhost.evil.example/',
+      'file:///home/me/page.html',
+    ]) {
+      expect(isSafeRedirect(sandbox, page), page).to.be.false;
+      expect(isSafeRedirect('http://localhost:8790/pay/2', page), page).to.be.false;
+      expect(isSafeRedirect('https://pay.example/checkout', page), `https from ${page}`).to.be.true;
+    }
+  });
+
+  it('judges by the page it is in when not told: this test page is on this machine, over http:', () => {
+    expect(['localhost', '127.0.0.1'], location.href).to.include(location.hostname);
+    expect(location.protocol).to.equal('http:');
+    expect(isSafeRedirect('http://127.0.0.1:8788/pay/1')).to.be.true;
+  });
+
   it('joins the relay base and a path', () => {
     expect(relayUrl('http://relay.test', 'config')).to.equal('http://relay.test/config');
     expect(relayUrl('http://relay.test/', 'payments')).to.equal('http://relay.test/payments');
