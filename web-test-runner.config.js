@@ -2,7 +2,9 @@
 // tsconfig.json, so Lit's legacy decorators (`experimentalDecorators`, `useDefineForClassFields: false`) apply.
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
+import * as esbuild from 'esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 
 /**
@@ -24,6 +26,46 @@ function e2eStack() {
     },
     async serverStop() {
       await stack?.close();
+    },
+  };
+}
+
+/**
+ * React 19 ships CommonJS only, which a browser cannot import. For test/widget/react.test.ts, `react`, `react-dom` and
+ * `react-dom/client` are served from one ES module that esbuild bundles (so there is one React), each with the named
+ * exports that Node finds on it.
+ */
+function reactAsEsm() {
+  const ids = ['react', 'react-dom', 'react-dom/client'];
+  // The export names, read in a Node of their own: React's development build patches `console` as it loads.
+  const exportsOf = (id) => JSON.parse(execFileSync(process.execPath, ['-p', `JSON.stringify(Object.keys(require(${JSON.stringify(id)})))`], { encoding: 'utf8' }));
+  const bundlePath = '/__react/bundle.js';
+  let bundle;
+  const build = async () => {
+    const entries = ids.map((id) => `${JSON.stringify(id)}: require(${JSON.stringify(id)})`).join(', ');
+    const result = await esbuild.build({
+      stdin: { contents: `module.exports = { ${entries} };`, resolveDir: fileURLToPath(new URL('.', import.meta.url)) },
+      bundle: true,
+      format: 'esm',
+      write: false,
+      define: { 'process.env.NODE_ENV': '"development"' },
+    });
+    return result.outputFiles[0].text;
+  };
+  return {
+    name: 'billing-pay-react-esm',
+    resolveImport({ source }) {
+      return ids.includes(source) ? `/__react/${source}.js` : undefined;
+    },
+    async serve(context) {
+      if (context.path === bundlePath) return { body: (bundle ??= await build()), type: 'js' };
+      const id = /^\/__react\/(.+)\.js$/.exec(context.path)?.[1];
+      if (!ids.includes(id)) return undefined;
+      const names = exportsOf(id).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
+      return {
+        body: `import all from '${bundlePath}';\nconst m = all[${JSON.stringify(id)}];\nexport default m;\nexport const { ${names.join(', ')} } = m;\n`,
+        type: 'js',
+      };
     },
   };
 }
@@ -65,7 +107,11 @@ export default {
   concurrentBrowsers: 1,
   testsFinishTimeout: 120_000,
   testFramework: { config: { timeout: 5000 } },
-  plugins: [e2eStack(), esbuildPlugin({ ts: true, tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) })],
+  plugins: [
+    e2eStack(),
+    reactAsEsm(),
+    esbuildPlugin({ ts: true, tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }),
+  ],
   browsers: [
     chromeLauncher({
       launchOptions: {
