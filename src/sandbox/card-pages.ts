@@ -62,8 +62,8 @@ function agreementSummary(ctx: CardContext, agreement: Agreement): Html {
 <p>Recommended payment <span class="num">${money(recommended)}</span> · <a href="/agreements/${id}">Open the client card of ${agreementLabel(agreement)}</a></p>
 ${methods.length
   ? html`<div class="table-wrap"><table><caption>Saved payment methods</caption>
-<thead><tr><th scope="col">Id</th><th scope="col">Method</th><th scope="col">System</th><th scope="col">Status</th><th scope="col">Autopayment</th><th scope="col">Saved</th></tr></thead>
-<tbody>${methods.map((m) => methodRow(m))}</tbody></table></div>`
+<thead><tr><th scope="col">Id</th><th scope="col">Method</th><th scope="col">System</th><th scope="col">Status</th><th scope="col">Autopayment</th><th scope="col">Saved</th><th scope="col">Disabled</th></tr></thead>
+<tbody>${methods.map((m) => methodRow(store, m))}</tbody></table></div>`
   : html`<p class="note">No saved payment methods.</p>`}
 ${payments.length
   ? html`<div class="table-wrap"><table><caption>Payments</caption>
@@ -169,7 +169,8 @@ interface PaymentLine {
   what: string;
   trigger: string;
   method: string;
-  amount: bigint;
+  /** None for a line that moves no money. */
+  amount?: bigint;
   status: string;
 }
 
@@ -198,30 +199,42 @@ function paymentsSection(ctx: CardContext, agreementId: number): Html {
     ...store.ledgerOf(agreementId)
       .filter((e) => e.kind === 'transfer')
       .map((e): PaymentLine => ({ at: e.at, what: e.description, trigger: '—', method: '—', amount: e.amount, status: 'credited' })),
+    ...store.methodsOf(agreementId).flatMap((m): PaymentLine[] => {
+      const at = store.methodDisabledAt.get(m.payment_method_id);
+      if (at === undefined) return [];
+      return [{ at, what: 'Autopayment disabled', trigger: '—', method: `method ${m.payment_method_id}, ${m.title} (system ${m.system})`, status: 'method disabled' }];
+    }),
   ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   return html`<section class="card" aria-labelledby="payments">
 <h2 id="payments">Payments and autopayments</h2>
 ${lines.length
   ? html`<div class="table-wrap"><table><caption>Payment history, oldest first</caption>
 <thead><tr><th scope="col">Date</th><th scope="col">Payment</th><th scope="col">Trigger</th><th scope="col">Method</th><th scope="col" class="num">Amount</th><th scope="col">Status</th></tr></thead>
-<tbody>${lines.map((l) => html`<tr><td class="when">${l.at}</td><td>${l.what}</td><td>${l.trigger}</td><td>${l.method}</td><td class="num">${money(l.amount)}</td><td>${l.status}</td></tr>`)}</tbody></table></div>`
+<tbody>${lines.map((l) => html`<tr><td class="when">${l.at}</td><td>${l.what}</td><td>${l.trigger}</td><td>${l.method}</td><td class="num">${l.amount === undefined ? '—' : money(l.amount)}</td><td>${l.status}</td></tr>`)}</tbody></table></div>`
   : html`<p class="note">No payments.</p>`}
 </section>`;
 }
 
 function methodsSection(ctx: CardContext, agreementId: number): Html {
-  const methods = ctx.store.methodsOf(agreementId);
+  const { store } = ctx;
+  const methods = store.methodsOf(agreementId);
   return html`<section class="card" aria-labelledby="methods">
 <h2 id="methods">Saved payment methods</h2>
 ${methods.length
   ? html`<div class="table-wrap"><table><caption>Saved payment methods and their autopayment</caption>
-<thead><tr><th scope="col">Id</th><th scope="col">Method</th><th scope="col">System</th><th scope="col">Status</th><th scope="col">Autopayment</th><th scope="col">Saved</th><th scope="col">Action</th></tr></thead>
-<tbody>${methods.map((m) => methodRow(m, agreementId))}</tbody></table></div>`
+<thead><tr><th scope="col">Id</th><th scope="col">Method</th><th scope="col">System</th><th scope="col">Status</th><th scope="col">Autopayment</th><th scope="col">Saved</th><th scope="col">Disabled</th><th scope="col">Action</th></tr></thead>
+<tbody>${methods.map((m) => methodRow(store, m, agreementId))}</tbody></table></div>`
   : html`<p class="note">No saved payment methods. Paying with system A or B and saving the method connects autopayments.</p>`}
 </section>`;
 }
 
-function methodRow(method: PaymentMethod, cardOf?: number): Html {
+/** A method's status in words; its API code (what `status_list` filters on) stays beside it, small. */
+function methodStatus(method: PaymentMethod): Html {
+  const active = method.status === METHOD_ACTIVE;
+  return html`<span class="${active ? 'ok' : 'bad'}">${active ? 'active' : 'disabled'}</span> <small class="muted" title="the method's status code in the API, as status_list filters it">code ${method.status}</small>`;
+}
+
+function methodRow(store: SandboxStore, method: PaymentMethod, cardOf?: number): Html {
   const active = method.status === METHOD_ACTIVE;
   const action =
     cardOf === undefined
@@ -230,7 +243,8 @@ function methodRow(method: PaymentMethod, cardOf?: number): Html {
           ? html`<form method="post" action="/agreements/${cardOf}/payment-methods/${method.payment_method_id}/disable" class="row"><button type="submit">Disable autopayment</button></form>`
           : '—'}</td>`;
   return html`<tr><td>${method.payment_method_id}</td><td>${method.title} (${method.method})</td><td>${method.system}</td>
-<td class="${active ? 'ok' : 'bad'}">${active ? 'active' : 'disabled'} (${method.status})</td><td>${method.enable_auto_payments ? 'connected' : 'off'}</td><td>${method.created_at}</td>${action}</tr>`;
+<td>${methodStatus(method)}</td><td>${method.enable_auto_payments ? 'connected' : 'off'}</td><td>${when(method.created_at)}</td>
+<td>${when(store.methodDisabledAt.get(method.payment_method_id))}</td>${action}</tr>`;
 }
 
 function paymentRow(payment: Payment): Html {
@@ -272,6 +286,13 @@ ${shortcuts.map(
   (s) => html`<form method="post" action="/sandbox/clock" class="inline">${back}<input type="hidden" name="to" value="${new Date(s.to).toISOString()}"><button type="submit">${s.text}</button></form>`,
 )}
 </section>`;
+}
+
+/** A `YYYY-MM-DD HH:MM:SS` that may break between the date and the time in a narrow cell, never inside either; `—` for none. */
+function when(at: string | undefined): Html | string {
+  if (at === undefined) return '—';
+  const [date, time] = at.split(' ');
+  return html`<span class="nowrap">${date}</span> <span class="nowrap">${time}</span>`;
 }
 
 function dayText(days: number): string {

@@ -105,6 +105,12 @@ describe('sandbox client card', () => {
       assert.match(page, new RegExp(`Autopayment</dt><dd><span class="ok">connected</span>: method ${method}, Visa •••• 4242 \\(system A\\)`));
       const action = `/agreements/1001/payment-methods/${method}/disable`;
       assert.ok(page.includes(`<form method="post" action="${action}" class="row"><button type="submit">Disable autopayment</button></form>`));
+      // The status in words; its API code (status_list) small beside it.
+      assert.equal(row(page, 'Visa •••• 4242 (bank_card)'), `${method} Visa •••• 4242 (bank_card) A active code 2 connected 2026-04-10 09:00:00 — Disable autopayment`);
+      assert.match(page, /<td><span class="ok">active<\/span> <small class="muted" title="[^"]*status_list[^"]*">code 2<\/small><\/td>/);
+      assert.doesNotMatch(page, /active \(2\)|Autopayment disabled/);
+
+      client.sandbox.advance('P1D');
 
       const res = await fetch(`${client.sandbox.url}${action}`, { method: 'POST', redirect: 'manual' });
       assert.equal(res.status, 303);
@@ -112,14 +118,27 @@ describe('sandbox client card', () => {
       const stored = client.sandbox.store.paymentMethods.get(method)!;
       assert.deepEqual([stored.status, stored.enable_auto_payments], [3, false]);
       page = await card(client, 1001);
-      assert.match(row(page, 'Visa •••• 4242 (bank_card)'), /disabled \(3\) off .* —$/);
+      // When it was disabled: in the methods table and in the payment history.
+      assert.equal(row(page, 'Visa •••• 4242 (bank_card)'), `${method} Visa •••• 4242 (bank_card) A disabled code 3 off 2026-04-10 09:00:00 2026-04-11 09:00:00 —`);
+      assert.match(page, /<th scope="col">Disabled<\/th>/);
+      assert.equal(row(page, 'Autopayment disabled'), `2026-04-11 09:00:00 Autopayment disabled — method ${method}, Visa •••• 4242 (system A) — method disabled`);
       assert.doesNotMatch(page, /Disable autopayment<\/button>/);
       assert.match(page, /Autopayment<\/dt><dd><span class="muted">not connected/);
+      client.sandbox.advance('PT1H');
       assert.equal((await fetch(`${client.sandbox.url}${action}`, { method: 'POST', redirect: 'manual' })).status, 303, 'again: harmless');
+      assert.match(row(await card(client, 1001), 'Visa •••• 4242 (bank_card)'), / 2026-04-11 09:00:00 —$/, 'and keeps the first date');
+      const home = await (await fetch(`${client.sandbox.url}/`)).text();
+      assert.equal(row(home, 'Visa •••• 4242 (bank_card)'), `${method} Visa •••• 4242 (bank_card) A disabled code 3 off 2026-04-10 09:00:00 2026-04-11 09:00:00`);
 
       const other = await fetch(`${client.sandbox.url}/agreements/1001/payment-methods/${foreign}/disable`, { method: 'POST', redirect: 'manual' });
       assert.equal(other.status, 404, 'a method of another agreement');
       assert.equal(client.sandbox.store.paymentMethods.get(foreign)!.enable_auto_payments, true);
+
+      // DELETE /payment_methods dates it too; the API's record keeps the spec's fields only.
+      assert.equal((await client.api('DELETE', `/payment_methods/${foreign}`)).status, 200);
+      assert.equal(row(await card(client, 1002), 'Visa •••• 4242 (bank_card)'), `${foreign} Visa •••• 4242 (bank_card) A disabled code 3 off 2026-04-10 09:00:00 2026-04-11 10:00:00 —`);
+      const listed = (await client.api('GET', '/payment_methods?agreement_id=1002')).body.response as { payment_methods: object[] };
+      assert.deepEqual(Object.keys(listed.payment_methods[0]!).sort(), ['agreement_id', 'created_at', 'enable_auto_payments', 'method', 'payment_method_id', 'status', 'system', 'title']);
 
       client.sandbox.advance('2026-05-02T00:00:00Z');
       assert.equal(client.sandbox.store.autopaymentsOf(1001).length, 0, 'and is never charged');
