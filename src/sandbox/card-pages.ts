@@ -14,7 +14,16 @@ import type { SandboxClock } from './clock.js';
 import { agreementLabel, page, type Html } from './pages.js';
 import { monthlyPrice } from './pricing.js';
 import type { Scheduler } from './scheduler.js';
-import { METHOD_ACTIVE, type Agreement, type Payment, type PaymentMethod, type SandboxStore, type Subscription, type SubscriptionState } from './store.js';
+import {
+  METHOD_ACTIVE,
+  type Agreement,
+  type Payment,
+  type PaymentMethod,
+  type SandboxStore,
+  type Subscription,
+  type SubscriptionState,
+  type SubscriptionVersion,
+} from './store.js';
 
 /** What the cards read. */
 export interface CardContext {
@@ -138,7 +147,7 @@ ${billing.period ? html`<dt>Current period</dt><dd>${dateOf(billing.period.start
 ${waiting ? html`<dt>To ${billing.state === 'blocked' ? 'unblock' : 'activate'} now</dt><dd class="num">${money(need)} (the rest of the current period)</dd>` : ''}
 </dl>
 <div class="table-wrap"><table><caption>Versions of subscription ${subscription.subscription_id}</caption>
-<thead><tr><th scope="col">Version</th><th scope="col">In force from</th><th scope="col">Tariff</th><th scope="col">Period</th><th scope="col">Services</th><th scope="col" class="num">Per month</th><th scope="col">Changed on</th></tr></thead>
+<thead><tr><th scope="col">Version</th><th scope="col">In force from</th><th scope="col">Tariff</th><th scope="col">Period</th><th scope="col">Services</th><th scope="col" class="num">Per month</th><th scope="col">Recorded</th></tr></thead>
 <tbody>${subscription.versions.map((version) => {
   const tariff = store.tariffs.get(version.tariff_id);
   const period = tariff?.periods.find((p) => p.period_id === version.period_id);
@@ -148,8 +157,17 @@ ${waiting ? html`<dt>To ${billing.state === 'blocked' ? 'unblock' : 'activate'} 
     const spec = tariff?.services.find((s) => s.tariff_service_id === service.tariff_service_id);
     const price = service.new_price ?? spec?.price ?? 0n;
     return html`${index ? '; ' : ''}${spec?.name ?? service.tariff_service_id} × ${service.multiplicator} at ${money(price)}${service.new_price !== undefined ? ' (new price)' : ''}`;
-  })}</td><td class="num">${money(monthlyPrice(version, store.tariffs))}</td><td>${version.created_at}</td></tr>`;
+  })}</td><td class="num">${money(monthlyPrice(version, store.tariffs))}</td><td>${recordedText(version)}</td></tr>`;
 })}</tbody></table></div>`;
+}
+
+/** When a version was entered: the first one created the subscription, later ones changed it; a late entry is back-dated. */
+function recordedText(version: SubscriptionVersion): Html {
+  const what = version.version === 1 ? 'created' : 'changed';
+  const late = version.created_at > version.starts_at;
+  return html`${what} ${when(version.created_at)}${late
+    ? html` <small class="muted" title="entered after the date it is in force from; the billing caught up at once">(back-dated)</small>`
+    : ''}`;
 }
 
 function chargesSection(ctx: CardContext, agreementId: number): Html {

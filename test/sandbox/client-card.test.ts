@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { AUTOPAY_A, INTERNET, SHOP, T0, decide, payment, saveMethod, startFrozen, type Client } from './helpers.js';
+import { AUTOPAY_A, INTERNET, SHOP, T0, decide, newAgreement, payment, saveMethod, startFrozen, subscribe, type Client } from './helpers.js';
 
 async function card(client: Client, agreementId: number | string): Promise<string> {
   const res = await fetch(`${client.sandbox.url}/agreements/${agreementId}`);
@@ -48,7 +48,10 @@ describe('sandbox client card', () => {
       assert.match(page, /active<\/span> since 2026-03-01 00:00:00/);
       assert.match(page, /Current period<\/dt><dd>2026-04-01 – 2026-05-01/);
       assert.match(page, /Next period<\/dt><dd>2026-05-01 00:00:00, costs <span class="num">1140\.00/);
-      assert.equal(row(page, 'Internet 100 Mbit/s ×'), '1 (in force) 2026-03-01 00:00:00 Business Internet 1 month Internet 100 Mbit/s × 1 at 990.00; Static IP address × 1 at 150.00 1140.00 2026-04-10 09:00:00');
+      // The seeded subscription was entered when its history begins, not when the sandbox started.
+      assert.equal(row(page, 'Internet 100 Mbit/s ×'), '1 (in force) 2026-03-01 00:00:00 Business Internet 1 month Internet 100 Mbit/s × 1 at 990.00; Static IP address × 1 at 150.00 1140.00 created 2026-03-01 00:00:00');
+      assert.match(page, /<th scope="col">Recorded<\/th>/);
+      assert.doesNotMatch(page, /Changed on|back-dated/);
 
       assert.equal(row(page, '2026-03-01 – 2026-04-01'), '2026-03-01 00:00:00 1 Subscription 1 (Office internet): 2026-03-01 – 2026-04-01 (first period) 1 -1140.00 1140.00');
       assert.equal(row(page, '2026-04-01 – 2026-05-01'), '2026-04-01 00:00:00 1 Subscription 1 (Office internet): 2026-04-01 – 2026-05-01 (period) 1 -1140.00 0.00');
@@ -78,7 +81,7 @@ describe('sandbox client card', () => {
       const blocked = await card(client, 1001);
       assert.equal(value(blocked, 'state-1'), 'financial blocking');
       assert.match(blocked, /financial blocking<\/span> since 2026-05-01 00:00:00/);
-      assert.match(row(blocked, 'new price'), /^2 \(in force\) 2026-05-15 00:00:00 Business Internet 1 month Internet 100 Mbit\/s × 1 at 1300\.00 \(new price\) 1300\.00/);
+      assert.match(row(blocked, 'new price'), /^2 \(in force\) 2026-05-15 00:00:00 Business Internet 1 month Internet 100 Mbit\/s × 1 at 1300\.00 \(new price\) 1300\.00 changed 2026-04-10 09:00:00$/);
       assert.doesNotMatch(row(blocked, 'Static IP address × 1 at 150.00 1140.00'), /in force/);
       assert.match(blocked, /To unblock now<\/dt><dd class="num">503\.23 /, '12 of 31 days of May at 1300.00');
     }));
@@ -174,5 +177,16 @@ describe('sandbox client card', () => {
       assert.equal(row(page, 'Autopayment no. 1'), '2026-04-30 00:00:00 Autopayment no. 1 before a new period method 1, Visa •••• 4242 (system A) 640.00 succeeded');
       assert.equal(value(page, 'balance'), '1140.00');
       assert.equal(value(page, 'recommended'), '0.00');
+    }));
+
+  it('versions say when they were entered: created, changed, or back-dated when entered after they took effect', () =>
+    onCard(async (client) => {
+      const agreement = await newAgreement(client);
+      const id = await subscribe(client, agreement, { subscription_start_date: '2026-04-01 00:00:00' });
+      await client.api('PATCH', `/subscriptions/${id}`, { change_start_date: '2026-05-01 00:00:00', services: [{ ...INTERNET, modifier: { new_price: 1000 } }] });
+      const page = await card(client, agreement);
+      assert.match(row(page, 'Static IP address × 1 at 150.00'), /^1 \(in force\) 2026-04-01 00:00:00 .* created 2026-04-10 09:00:00 \(back-dated\)$/);
+      assert.match(row(page, 'new price'), /^2 2026-05-01 00:00:00 .* changed 2026-04-10 09:00:00$/);
+      assert.match(page, /<small class="muted" title="entered after the date it is in force from[^"]*">\(back-dated\)<\/small>/);
     }));
 });
