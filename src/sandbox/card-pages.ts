@@ -8,7 +8,7 @@ import { html } from 'hono/html';
 import { formatMinorUnits } from '../eps/amount.js';
 import { LOOKUP_KEYS } from '../eps/lookup.js';
 import { TRIGGER_TEXT } from './autopayments.js';
-import { dateOf, timestamp } from './calendar.js';
+import { DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS, dateOf, timestamp } from './calendar.js';
 import type { Charging } from './charging.js';
 import type { SandboxClock } from './clock.js';
 import { agreementLabel, page, type Html } from './pages.js';
@@ -286,24 +286,54 @@ const STEPS: ReadonlyArray<[string, string]> = [
 /** The sandbox time and the forms that move it (to `POST /sandbox/clock`, then back to `returnTo`). */
 function clockPanel(ctx: CardContext, returnTo: string, shortcuts: readonly Shortcut[] = []): Html {
   const now = ctx.clock.millis();
+  const moved = ctx.clock.movedBy;
   const back = html`<input type="hidden" name="return_to" value="${returnTo}">`;
+  const how = ctx.clock.frozen
+    ? moved ? `moved ${spanText(moved)} forward so far; it stands still until moved again` : 'stands still until moved'
+    : moved ? `moved ${spanText(moved)} forward so far; it runs on with real time from the moved time` : 'runs with real time';
   return html`<section class="card clock" aria-labelledby="clock">
 <h2 id="clock">Sandbox clock</h2>
 <p>Sandbox time <strong><time datetime="${new Date(now).toISOString()}" id="sandbox-time">${timestamp(now)} UTC</time></strong>
-· ${ctx.clock.frozen ? 'stands still until moved' : 'runs with real time'}. It only moves forward; every charge and autopayment on the way happens in order, once.</p>
+· <span id="clock-state">${how}</span>. It only moves forward; every charge and autopayment on the way happens in order, once.</p>
 <form method="post" action="/sandbox/clock" class="inline" aria-label="Move the clock forward by">
 ${back}<span>Move forward:</span>
 ${STEPS.map(([value, text]) => html`<button type="submit" name="advance" value="${value}">${text}</button>`)}
 </form>
 <form method="post" action="/sandbox/clock" class="inline">
 ${back}<label for="clock-to">Move to (UTC)</label>
-<input id="clock-to" name="to" type="datetime-local" step="1" required value="${new Date(now).toISOString().slice(0, 19)}">
+<input id="clock-to" name="to" type="text" required size="19" spellcheck="false" autocomplete="off" aria-describedby="clock-to-hint"
+ pattern="${TO_PATTERN}" title="YYYY-MM-DD HH:MM:SS, 24-hour, UTC" value="${timestamp(now)}">
 <button type="submit" class="primary">Move</button>
+<span class="note" id="clock-to-hint">24-hour UTC, YYYY-MM-DD HH:MM:SS (the time may be left out)</span>
 </form>
 ${shortcuts.map(
   (s) => html`<form method="post" action="/sandbox/clock" class="inline">${back}<input type="hidden" name="to" value="${new Date(s.to).toISOString()}"><button type="submit">${s.text}</button></form>`,
 )}
 </section>`;
+}
+
+/**
+ * What the "Move to" field takes, checked by the browser before sending (the sandbox checks again): a date, with a
+ * time (seconds and a zone optional). Written for the `v` flag browsers compile `pattern` with.
+ */
+const TO_PATTERN = String.raw`\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|\+\d{2}:\d{2}|-\d{2}:\d{2})?)?`;
+
+/** "38 days 18 hours 12 minutes": the three largest units that are not zero. */
+export function spanText(ms: number): string {
+  const units: ReadonlyArray<[number, string]> = [
+    [DAY_MS, 'day'],
+    [HOUR_MS, 'hour'],
+    [MINUTE_MS, 'minute'],
+    [SECOND_MS, 'second'],
+  ];
+  let rest = Math.round(ms);
+  const parts: string[] = [];
+  for (const [size, name] of units) {
+    const n = Math.floor(rest / size);
+    rest -= n * size;
+    if (n) parts.push(`${n} ${name}${n === 1 ? '' : 's'}`);
+  }
+  return parts.slice(0, 3).join(' ') || 'less than a second';
 }
 
 /** A `YYYY-MM-DD HH:MM:SS` that may break between the date and the time in a narrow cell, never inside either; `—` for none. */

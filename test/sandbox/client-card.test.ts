@@ -1,5 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createSandboxState } from '../../src/sandbox/app.js';
+import { agreementPage, spanText } from '../../src/sandbox/card-pages.js';
 import { AUTOPAY_A, INTERNET, SHOP, T0, decide, newAgreement, payment, saveMethod, startFrozen, subscribe, type Client } from './helpers.js';
 
 async function card(client: Client, agreementId: number | string): Promise<string> {
@@ -61,7 +63,17 @@ describe('sandbox client card', () => {
       assert.match(page, /<time datetime="2026-04-10T09:00:00.000Z" id="sandbox-time">2026-04-10 09:00:00 UTC<\/time>/);
       assert.match(page, /<form method="post" action="\/sandbox\/clock" class="inline"[^>]*>\s*<input type="hidden" name="return_to" value="\/agreements\/1001">/);
       assert.match(page, /<button type="submit" name="advance" value="P1D">\+1 day<\/button>/);
-      assert.match(page, /<label for="clock-to">Move to \(UTC\)<\/label>\s*<input id="clock-to" name="to" type="datetime-local"/);
+      assert.equal(value(page, 'clock-state'), 'stands still until moved');
+      // "Move to" shows and takes the 24-hour UTC time of the rest of the page, whatever the browser's locale.
+      const field = /<label for="clock-to">Move to \(UTC\)<\/label>\s*<input id="clock-to" name="to" type="text" required [^>]*>/.exec(page)?.[0];
+      assert.ok(field, 'a labelled text field');
+      assert.match(field, / value="2026-04-10 09:00:00">$/);
+      assert.match(field, / aria-describedby="clock-to-hint"/);
+      assert.match(page, /<span class="note" id="clock-to-hint">24-hour UTC, YYYY-MM-DD HH:MM:SS/);
+      assert.doesNotMatch(page, /datetime-local/);
+      const pattern = new RegExp(`^(?:${/ pattern="([^"]+)"/.exec(field)![1]!})$`, 'v'); // as browsers compile it
+      for (const good of ['2026-04-10 09:00:00', '2026-04-30', '2026-04-30T00:00', '2026-04-30T00:00:00.000Z', '2026-04-30 00:00:00+03:00']) assert.match(good, pattern, good);
+      for (const bad of ['04/30/2026, 12:00:00 AM', '2026-4-30', '2026-04-30 9:00']) assert.doesNotMatch(bad, pattern, bad);
       assert.match(page, /<input type="hidden" name="to" value="2026-04-30T00:00:00.000Z"><button type="submit">Move to 2026-04-30 00:00:00: 1 day before the next period/);
       assert.doesNotMatch(page, /demo-secret|Bearer /);
     }));
@@ -173,7 +185,9 @@ describe('sandbox client card', () => {
       assert.equal(moved.headers.get('location'), '/agreements/1001');
 
       page = await card(client, 1001);
+      assert.equal(value(page, 'clock-state'), 'moved 19 days 15 hours forward so far; it stands still until moved again');
       assert.match(page, /2026-04-30 00:00:00 UTC<\/time>/);
+      assert.match(page, /id="clock-to"[^>]* value="2026-04-30 00:00:00">/);
       assert.equal(row(page, 'Autopayment no. 1'), '2026-04-30 00:00:00 Autopayment no. 1 before a new period method 1, Visa •••• 4242 (system A) 640.00 succeeded');
       assert.equal(value(page, 'balance'), '1140.00');
       assert.equal(value(page, 'recommended'), '0.00');
@@ -189,4 +203,14 @@ describe('sandbox client card', () => {
       assert.match(row(page, 'new price'), /^2 2026-05-01 00:00:00 .* changed 2026-04-10 09:00:00$/);
       assert.match(page, /<small class="muted" title="entered after the date it is in force from[^"]*">\(back-dated\)<\/small>/);
     }));
+
+  it('a running clock says whether it was moved, and how far', async () => {
+    const state = createSandboxState({ clock: { start: T0 } });
+    const clockState = async () => value(String(await agreementPage(state, state.store.agreements.get(1001)!)), 'clock-state');
+    assert.equal(await clockState(), 'runs with real time');
+    state.scheduler.advance('P1D');
+    state.scheduler.advance('PT2H30M');
+    assert.equal(await clockState(), 'moved 1 day 2 hours 30 minutes forward so far; it runs on with real time from the moved time');
+    assert.deepEqual([spanText(0), spanText(61_000), spanText(90_061_000), spanText(3 * 86_400_000 + 5_000)], ['less than a second', '1 minute 1 second', '1 day 1 hour 1 minute', '3 days 5 seconds']);
+  });
 });

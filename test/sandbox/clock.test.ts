@@ -55,9 +55,13 @@ describe('sandbox clock', () => {
     const clock = new SandboxClock({ start: '2026-04-10T09:00:00Z' }, () => real);
     real += 5000;
     assert.equal(clock.now().toISOString(), '2026-04-10T09:00:05.000Z');
+    assert.equal(clock.movedBy, 0);
     clock.moveTo(at('2026-04-11T09:00:05Z'));
     real += 1000;
     assert.equal(clock.now().toISOString(), '2026-04-11T09:00:06.000Z');
+    assert.equal(clock.movedBy, 86_400_000, 'how far the moves took it, not the real time that ran');
+    clock.moveTo(at('2026-04-11T10:00:06Z'));
+    assert.equal(clock.movedBy, 90_000_000);
     assert.ok(Math.abs(new SandboxClock().millis() - Date.now()) < 1000, 'by default it starts at the real time');
     assert.throws(() => new SandboxClock({ start: 'soon' }), TypeError);
   });
