@@ -2,10 +2,11 @@
  * The client cards of the administrative interface: the home page (every client, agreement, balance, saved methods
  * and payments, with a link to each agreement's card) and the card of one agreement (client, balance, recommended
  * payment, subscriptions with their versions and states, charges, payments and autopayments, saved methods with
- * "Disable autopayment"). Both carry the sandbox clock and its controls: plain forms, no script.
+ * "Disable autopayment"). Both carry the sandbox clock and its controls: plain forms, no script. After a move made
+ * with those forms, the page it returns to says in a status message what the billing did on the way.
  */
 import { html } from 'hono/html';
-import { formatMinorUnits } from '../eps/amount.js';
+import { formatMinorUnits, toMinorUnits } from '../eps/amount.js';
 import { LOOKUP_KEYS } from '../eps/lookup.js';
 import { TRIGGER_TEXT } from './autopayments.js';
 import { DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS, dateOf, timestamp } from './calendar.js';
@@ -13,10 +14,12 @@ import type { Charging } from './charging.js';
 import type { SandboxClock } from './clock.js';
 import { agreementLabel, page, type Html } from './pages.js';
 import { monthlyPrice } from './pricing.js';
-import type { Scheduler } from './scheduler.js';
+import type { ClockJump, Scheduler } from './scheduler.js';
 import {
   METHOD_ACTIVE,
   type Agreement,
+  type BillingEvent,
+  type BillingEventKind,
   type Payment,
   type PaymentMethod,
   type SandboxStore,
@@ -24,6 +27,11 @@ import {
   type SubscriptionState,
   type SubscriptionVersion,
 } from './store.js';
+
+/** A move of the clock made with a page's form, by its number (`?jump=N` on the page it returns to). */
+export interface ReportedJump extends ClockJump {
+  number: number;
+}
 
 /** What the cards read. */
 export interface CardContext {
@@ -43,12 +51,13 @@ const STATE_CLASS: Readonly<Record<SubscriptionState, string>> = { scheduled: 'm
 
 const money = formatMinorUnits;
 
-/** The home page: every client with their agreements, and the clock. */
-export function homePage(ctx: CardContext): Html {
+/** The home page: every client with their agreements, and the clock; `jump`: the move that led here, to report. */
+export function homePage(ctx: CardContext, jump?: ReportedJump): Html {
   const users = [...ctx.store.users.values()];
   return page(
     'Billing sandbox: client card',
     html`<h1>Client card</h1>
+${jump ? jumpStatus(ctx, jump) : ''}
 ${clockPanel(ctx, '/')}
 ${users.map(
   (user) => html`<section class="card" aria-labelledby="client-${user.user_id}">
@@ -85,8 +94,8 @@ ${store.subscriptionsOf(id).map((s) => {
 })}`;
 }
 
-/** The client card of one agreement. */
-export function agreementPage(ctx: CardContext, agreement: Agreement): Html {
+/** The client card of one agreement; `jump`: the move of the clock that led here, to report. */
+export function agreementPage(ctx: CardContext, agreement: Agreement, jump?: ReportedJump): Html {
   const { store, charging, scheduler } = ctx;
   const id = agreement.agreement_id;
   const now = ctx.clock.millis();
@@ -106,6 +115,7 @@ export function agreementPage(ctx: CardContext, agreement: Agreement): Html {
     `Client card: ${label}`,
     html`<nav><a href="/">All clients</a></nav>
 <h1>Client card · ${label}</h1>
+${jump ? jumpStatus(ctx, jump, agreement) : ''}
 ${clockPanel(ctx, `/agreements/${id}`, shortcuts)}
 <section class="card" aria-labelledby="client">
 <h2 id="client">Client and agreement</h2>
@@ -317,6 +327,71 @@ ${shortcuts.map(
  * time (seconds and a zone optional). Written for the `v` flag browsers compile `pattern` with.
  */
 const TO_PATTERN = String.raw`\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|\+\d{2}:\d{2}|-\d{2}:\d{2})?)?`;
+
+const EVENT_CLASS: Partial<Record<BillingEventKind, string>> = {
+  blocked: 'bad',
+  awaiting_activation: 'bad',
+  not_charged: 'bad',
+  autopayment: 'ok',
+  activated: 'ok',
+  unblocked: 'ok',
+};
+
+/** The most events one status message lists (a long jump can make many). */
+const MAX_LISTED = 100;
+
+/**
+ * What a move of the clock made with the page's forms did (the events `POST /sandbox/clock` answers in JSON): on a
+ * client card those of its agreement, on the home page all of them.
+ */
+function jumpStatus(ctx: CardContext, jump: ReportedJump, agreement?: Agreement): Html {
+  const from = Date.parse(jump.from);
+  const to = Date.parse(jump.to);
+  const events = agreement ? jump.events.filter((e) => e.agreement_id === agreement.agreement_id) : jump.events;
+  const others = jump.events.length - events.length;
+  const where = agreement ? ` for ${agreementLabel(agreement)}` : '';
+  const prefix = (e: BillingEvent) => (agreement ? '' : `${agreementLabel(ctx.store.agreements.get(e.agreement_id))}: `);
+  return html`<section class="card notice" role="status" aria-labelledby="jump">
+<h2 id="jump">${to > from ? `The clock moved ${spanText(to - from)} forward` : 'The clock already showed that time'}</h2>
+<p>From <time datetime="${jump.from}">${timestamp(from)}</time> to <time datetime="${jump.to}">${timestamp(to)}</time> UTC.
+${events.length ? `What happened on the way${where}: ${eventSummary(events)}.` : `Nothing happened on the way${where}: no charge, autopayment or blocking fell in this time.`}</p>
+${events.length
+  ? html`<ol class="events">${events.slice(0, MAX_LISTED).map(
+      (e) => html`<li><time class="when" datetime="${e.at.replace(' ', 'T')}Z">${e.at}</time> ${EVENT_CLASS[e.kind]
+        ? html`<span class="${EVENT_CLASS[e.kind]}">${prefix(e)}${e.text}</span>`
+        : `${prefix(e)}${e.text}`}</li>`,
+    )}</ol>`
+  : ''}
+${events.length > MAX_LISTED ? html`<p class="note">And ${events.length - MAX_LISTED} more; the JSON answer of <code>POST /sandbox/clock</code> lists every one.</p>` : ''}
+${others ? html`<p class="note">And ${others === 1 ? '1 event' : `${others} events`} on other agreements: <a href="/?jump=${jump.number}">see every event of this move</a>.</p>` : ''}
+</section>`;
+}
+
+/** How each kind of event is counted in the summary, one and many, in the summary's order. */
+const EVENT_COUNT: Readonly<Record<BillingEventKind, readonly [string, string]>> = {
+  charge: ['charge', 'charges'],
+  recalculation: ['recalculation', 'recalculations'],
+  autopayment: ['autopayment', 'autopayments'],
+  autopayment_skipped: ['autopayment skipped (nothing owed)', 'autopayments skipped (nothing owed)'],
+  blocked: ['financial blocking', 'financial blockings'],
+  awaiting_activation: ['subscription awaiting activation', 'subscriptions awaiting activation'],
+  not_charged: ['period not charged', 'periods not charged'],
+  activated: ['activation', 'activations'],
+  unblocked: ['blocking lifted', 'blockings lifted'],
+  version: ['new version in force', 'new versions in force'],
+};
+
+/** "1 charge, 1 autopayment (640.00) and 1 financial blocking". */
+function eventSummary(events: readonly BillingEvent[]): string {
+  const parts = (Object.keys(EVENT_COUNT) as BillingEventKind[]).flatMap((kind) => {
+    const of = events.filter((e) => e.kind === kind);
+    if (!of.length) return [];
+    const [one, many] = EVENT_COUNT[kind];
+    const paid = kind === 'autopayment' ? ` (${money(of.reduce((sum, e) => sum + (toMinorUnits(e.amount) ?? 0n), 0n))})` : '';
+    return [`${of.length} ${of.length === 1 ? one : many}${paid}`];
+  });
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : parts[0]!;
+}
 
 /** "38 days 18 hours 12 minutes": the three largest units that are not zero. */
 export function spanText(ms: number): string {

@@ -24,6 +24,22 @@ function row(page: string, needle: string): string {
 
 const value = (page: string, id: string) => new RegExp(`id="${id}">([^<]*)<`).exec(page)?.[1];
 
+/** The status message a page shows after a move of the clock made with its forms, tags removed; undefined without one. */
+function jumpMessage(page: string): string | undefined {
+  const section = /<section class="card notice" role="status" aria-labelledby="jump">([\s\S]*?)<\/section>/.exec(page)?.[1];
+  return section?.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/** Submits a clock form of the pages as the browser does; the page the redirect leads to, and its address. */
+async function moveWithForm(client: Client, fields: Record<string, string>): Promise<{ location: string; page: string }> {
+  const res = await fetch(`${client.sandbox.url}/sandbox/clock`, { method: 'POST', body: new URLSearchParams(fields), redirect: 'manual' });
+  assert.equal(res.status, 303);
+  const location = res.headers.get('location') ?? '';
+  const page = await fetch(`${client.sandbox.url}${location}`);
+  assert.equal(page.status, 200);
+  return { location, page: await page.text() };
+}
+
 async function onCard(body: (client: Client) => Promise<void>): Promise<void> {
   const client = await startFrozen(T0);
   try {
@@ -182,15 +198,54 @@ describe('sandbox client card', () => {
         redirect: 'manual',
       });
       assert.equal(moved.status, 303);
-      assert.equal(moved.headers.get('location'), '/agreements/1001');
+      const back = moved.headers.get('location') ?? '';
+      assert.match(back, /^\/agreements\/1001\?jump=\d+$/);
 
-      page = await card(client, 1001);
+      // Back on the card, a status message says what the move did.
+      page = await card(client, back.slice('/agreements/'.length));
+      assert.equal(
+        jumpMessage(page),
+        'The clock moved 19 days 15 hours forward From 2026-04-10 09:00:00 to 2026-04-30 00:00:00 UTC. What happened on the way for AG-1001: 1 autopayment (640.00). ' +
+          '2026-04-30 00:00:00 Autopayment no. 1 (before a new period): 640.00 by method 1 (Visa •••• 4242)',
+      );
+      assert.match(page, /<li><time class="when" datetime="2026-04-30T00:00:00Z">2026-04-30 00:00:00<\/time> <span class="ok">Autopayment no\. 1 /);
+      assert.ok(page.indexOf('role="status"') < page.indexOf('<h2 id="clock">'), 'above the clock, first thing under the heading');
       assert.equal(value(page, 'clock-state'), 'moved 19 days 15 hours forward so far; it stands still until moved again');
       assert.match(page, /2026-04-30 00:00:00 UTC<\/time>/);
       assert.match(page, /id="clock-to"[^>]* value="2026-04-30 00:00:00">/);
+      assert.equal(jumpMessage(await card(client, 1001)), undefined, 'the card itself has no message');
+      for (const jump of ['99', 'abc', '0']) assert.equal(jumpMessage(await card(client, `1001?jump=${jump}`)), undefined, jump);
+      page = await card(client, 1001);
       assert.equal(row(page, 'Autopayment no. 1'), '2026-04-30 00:00:00 Autopayment no. 1 before a new period method 1, Visa •••• 4242 (system A) 640.00 succeeded');
       assert.equal(value(page, 'balance'), '1140.00');
       assert.equal(value(page, 'recommended'), '0.00');
+    }));
+
+  it('after a move with the forms: what happened, here and on other agreements, escaped; nothing when nothing happened', () =>
+    onCard(async (client) => {
+      const quiet = await moveWithForm(client, { advance: 'PT1H', return_to: '/agreements/1001' });
+      assert.equal(jumpMessage(quiet.page), 'The clock moved 1 hour forward From 2026-04-10 09:00:00 to 2026-04-10 10:00:00 UTC. Nothing happened on the way for AG-1001: no charge, autopayment or blocking fell in this time.');
+
+      const fancy = await newAgreement(client, 'Fancy LLC');
+      await subscribe(client, fancy, { description: '<b>Fancy</b> & "quoted"', subscription_start_date: '2026-04-20 00:00:00' });
+      const other = await moveWithForm(client, { to: '2026-05-01 00:00:00', return_to: '/agreements/1002' });
+      const number = /\?jump=(\d+)$/.exec(other.location)![1];
+      assert.match(other.page, /role="status"/);
+      assert.equal(
+        jumpMessage(other.page),
+        'The clock moved 20 days 14 hours forward From 2026-04-10 10:00:00 to 2026-05-01 00:00:00 UTC. Nothing happened on the way for AG-1002: no charge, autopayment or blocking fell in this time. ' +
+          'And 3 events on other agreements: see every event of this move .',
+      );
+      assert.ok(other.page.includes(`<a href="/?jump=${number}">see every event of this move</a>`));
+
+      const home = await (await fetch(`${client.sandbox.url}/?jump=${number}`)).text();
+      const message = jumpMessage(home)!;
+      assert.match(message, /What happened on the way: 1 financial blocking, 1 subscription awaiting activation and 1 period not charged\. /);
+      assert.match(message, /2026-04-20 00:00:00 offer agreement no\. 1004: Subscription 3 \(&lt;b&gt;Fancy&lt;\/b&gt; &amp; &quot;quoted&quot;\): started without the funds/, 'every agreement, named');
+      assert.match(message, /2026-05-01 00:00:00 AG-1001: Subscription 1 \(Office internet\): the balance does not cover the period 2026-05-01 – 2026-06-01 \(1140\.00\): financial blocking 2026-05-01 00:00:00 offer agreement no\. 1004: Subscription 3 .*: period 2026-05-01 – 2026-06-01 not charged: awaiting activation$/);
+      assert.ok(home.includes('<span class="bad">offer agreement no. 1004: Subscription 3 (&lt;b&gt;Fancy&lt;/b&gt; &amp; &quot;quoted&quot;)'), 'escaped');
+      assert.doesNotMatch(home, /<b>Fancy/);
+      assert.match(home, /<section class="card notice" role="status" aria-labelledby="jump">\s*<h2 id="jump">The clock moved 20 days 14 hours forward<\/h2>/);
     }));
 
   it('versions say when they were entered: created, changed, or back-dated when entered after they took effect', () =>
