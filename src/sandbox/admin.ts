@@ -3,22 +3,34 @@
  * "Disable autopayment" form (`POST /agreements/{id}/payment-methods/{method}/disable`, then back to the card), and
  * the clock (`GET /sandbox/clock`; `POST /sandbox/clock` with JSON `{"advance": "P1D"}`, `{"advance": 3600}`
  * (seconds) or `{"to": "2026-11-30T00:00:00Z"}`, answered with what the billing did on the way; or the same as a form
- * from the pages, answered with a redirect back). Like the hosted pages, they need no token: a local sandbox only.
+ * from the pages, answered with a redirect back to `return_to?jump=N`, where the page says what jump N did). Like the
+ * hosted pages, they need no token: a local sandbox only.
  */
 import type { Context, Env as HonoEnv, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
-import { agreementPage, homePage } from './card-pages.js';
+import { agreementPage, homePage, type ReportedJump } from './card-pages.js';
 import type { SandboxState } from './app.js';
 import { messagePage } from './pages.js';
+import type { ClockJump } from './scheduler.js';
+
+/** How many of the latest moves made with the pages' forms can still be shown (`?jump=N`). */
+const JUMPS_KEPT = 20;
 
 export function mountAdmin<E extends HonoEnv>(app: Hono<E>, state: SandboxState): void {
   const { store, scheduler, clock } = state;
+  /** The latest moves made with the forms, by number, so the page they return to can report them. */
+  const jumps = new Map<number, ReportedJump>();
+  let nextJump = 1;
+  const jumpOf = (c: Context) => {
+    const text = c.req.query('jump') ?? '';
+    return /^[1-9]\d{0,9}$/.test(text) ? jumps.get(Number(text)) : undefined;
+  };
   const small = bodyLimit({ maxSize: 4 * 1024, onError: () => { throw new HTTPException(413, { message: 'the body is larger than 4 KB' }); } });
 
-  app.get('/', (c) => c.html(homePage(state)));
+  app.get('/', (c) => c.html(homePage(state, jumpOf(c))));
 
-  app.get('/agreements/:id', (c) => c.html(agreementPage(state, agreementOf(c.req.param('id')))));
+  app.get('/agreements/:id', (c) => c.html(agreementPage(state, agreementOf(c.req.param('id')), jumpOf(c))));
 
   app.post('/agreements/:id/payment-methods/:method/disable', small, (c) => {
     const agreement = agreementOf(c.req.param('id'));
@@ -58,13 +70,17 @@ export function mountAdmin<E extends HonoEnv>(app: Hono<E>, state: SandboxState)
     }
     const form = await c.req.parseBody();
     const field = (name: string) => (typeof form[name] === 'string' && form[name] !== '' ? form[name] : undefined);
+    let jump: ClockJump;
     try {
-      scheduler.move({ advance: field('advance'), to: field('to') }, 's');
+      jump = scheduler.move({ advance: field('advance'), to: field('to') }, 's');
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
       return c.html(messagePage('The clock did not move', error.message), 400);
     }
-    return c.redirect(localPath(field('return_to')), 303);
+    const number = nextJump++;
+    jumps.set(number, { ...jump, number });
+    jumps.delete(number - JUMPS_KEPT);
+    return c.redirect(`${localPath(field('return_to'))}?jump=${number}`, 303);
   });
 
   function agreementOf(id: string | undefined) {

@@ -23,6 +23,7 @@ export class SandboxClock {
   readonly frozen: boolean;
   /** Frozen: the sandbox time. Running: sandbox time minus real time. */
   #base: number;
+  #moved = 0;
 
   constructor(
     options: ClockOptions = {},
@@ -44,11 +45,17 @@ export class SandboxClock {
     return new Date(this.millis());
   }
 
+  /** How far the moves have taken the clock ahead of where it would be without them, in milliseconds (0: never moved). */
+  get movedBy(): number {
+    return this.#moved;
+  }
+
   /** Moves the clock forward to `target` (epoch ms). Throws a RangeError for an instant before now. */
   moveTo(target: number): void {
     const now = this.millis();
     if (!Number.isFinite(target) || target < now) throw new RangeError('the clock only moves forward');
     this.#base += target - now;
+    this.#moved += target - now;
   }
 }
 

@@ -40,7 +40,7 @@ th{color:var(--muted);font-weight:600}
 .bad{color:var(--bad);font-weight:600}
 .muted{color:var(--muted)}
 dd.num{text-align:left}
-td.when{white-space:nowrap}
+td.when,.nowrap{white-space:nowrap}
 nav{margin-bottom:1rem}
 form.inline{display:flex;gap:.5rem;align-items:center;flex-wrap:wrap;margin:.75rem 0 0}
 form.row{margin:0}
@@ -49,6 +49,11 @@ form.row{margin:0}
 input{font:inherit;padding:.4rem .5rem;border:1px solid var(--line);border-radius:.4rem;background:var(--bg);color:var(--fg)}
 input:focus-visible{outline:3px solid var(--accent);outline-offset:1px}
 .table-wrap{overflow-x:auto}
+.notice{border-left:.3rem solid var(--accent)}
+ol.events{margin:.5rem 0 0;padding-left:1.5rem}
+ol.events li{margin:.25rem 0}
+ol.events time{font-variant-numeric:tabular-nums;margin-right:.5rem;white-space:nowrap}
+small.muted{font-size:.8rem;font-weight:400}
 `;
 
 export function page(title: string, body: Html, wide = false): Html {

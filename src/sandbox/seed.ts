@@ -8,7 +8,7 @@
  *   the next month, 1140.00;
  * - agreement 1003: "Cloud backup" on tariff 2, quarterly, since the 1st of this month, never paid: awaiting
  *   activation.
- * The history is dated from the 1st of the previous month, by the sandbox clock.
+ * The history (the subscriptions' creation too) is dated from the 1st of the previous month, by the sandbox clock.
  */
 import { addMonths, periodContaining, timestamp } from './calendar.js';
 import { SandboxStore } from './store.js';
@@ -82,7 +82,7 @@ export function createSeededStore(now: () => number = Date.now): SandboxStore {
 
 /** The seeded subscriptions and the transfer that paid 1001's first two months, from `since` on. */
 export function seedSubscriptions(store: SandboxStore, since: number): void {
-  store.addSubscription({
+  const office = store.addSubscription({
     agreement_id: 1001,
     tariff_id: 1,
     period_id: 1,
@@ -94,7 +94,7 @@ export function seedSubscriptions(store: SandboxStore, since: number): void {
     ],
   });
   store.post({ agreement_id: 1001, at: timestamp(since), kind: 'transfer', amount: 228000n, description: 'Bank transfer (seed data)' });
-  store.addSubscription({
+  const backup = store.addSubscription({
     agreement_id: 1003,
     tariff_id: 2,
     period_id: 3,
@@ -105,4 +105,6 @@ export function seedSubscriptions(store: SandboxStore, since: number): void {
       { tariff_service_id: 22, multiplicator: 1 },
     ],
   });
+  // The seeded history begins at `since`: the subscriptions were entered then too, not when the sandbox started.
+  for (const subscription of [office, backup]) subscription.versions[0]!.created_at = timestamp(since);
 }

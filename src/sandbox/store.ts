@@ -249,6 +249,11 @@ export class SandboxStore {
   readonly payments = new Map<number, Payment>();
   readonly paymentMethods = new Map<number, PaymentMethod>();
   readonly autopayments = new Map<number, Autopayment>();
+  /**
+   * When each disabled payment method was first disabled (`YYYY-MM-DD HH:MM:SS`), by method id: for the client card.
+   * Kept beside the method, not in it, so `GET /payment_methods` answers the spec's fields only.
+   */
+  readonly methodDisabledAt = new Map<number, string>();
   /** Every balance movement of every agreement, in order. */
   readonly ledger: LedgerEntry[] = [];
   /** What the billing did, in order. */
@@ -426,6 +431,7 @@ export class SandboxStore {
 
   /** Disables a method and its autopayment (idempotent). */
   disableMethod(method: PaymentMethod): PaymentMethod {
+    if (!this.methodDisabledAt.has(method.payment_method_id)) this.methodDisabledAt.set(method.payment_method_id, timestamp(this.now()));
     method.status = METHOD_DISABLED;
     method.enable_auto_payments = false;
     return method;

@@ -55,9 +55,13 @@ describe('sandbox clock', () => {
     const clock = new SandboxClock({ start: '2026-04-10T09:00:00Z' }, () => real);
     real += 5000;
     assert.equal(clock.now().toISOString(), '2026-04-10T09:00:05.000Z');
+    assert.equal(clock.movedBy, 0);
     clock.moveTo(at('2026-04-11T09:00:05Z'));
     real += 1000;
     assert.equal(clock.now().toISOString(), '2026-04-11T09:00:06.000Z');
+    assert.equal(clock.movedBy, 86_400_000, 'how far the moves took it, not the real time that ran');
+    clock.moveTo(at('2026-04-11T10:00:06Z'));
+    assert.equal(clock.movedBy, 90_000_000);
     assert.ok(Math.abs(new SandboxClock().millis() - Date.now()) < 1000, 'by default it starts at the real time');
     assert.throws(() => new SandboxClock({ start: 'soon' }), TypeError);
   });
@@ -163,10 +167,10 @@ describe('sandbox clock: POST /sandbox/clock and the in-process API', () => {
     const before = Date.parse(now());
     const res = await postForm(client, { advance: 'PT1H', return_to: '/agreements/1001' });
     assert.equal(res.status, 303);
-    assert.equal(res.headers.get('location'), '/agreements/1001');
+    assert.match(res.headers.get('location') ?? '', /^\/agreements\/1001\?jump=\d+$/, 'back, with the move to report');
     assert.equal(Date.parse(now()) - before, 3_600_000);
     const to = await postForm(client, { to: '2026-05-02T00:00', return_to: '//evil.example/' });
-    assert.equal(to.headers.get('location'), '/');
+    assert.match(to.headers.get('location') ?? '', /^\/\?jump=\d+$/);
     assert.equal(now(), '2026-05-02T00:00:00.000Z');
     const refused = await postForm(client, { to: '2026-05-01T00:00', return_to: '/' });
     assert.equal(refused.status, 400);

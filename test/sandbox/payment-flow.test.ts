@@ -154,7 +154,7 @@ describe('sandbox: hosted payment page', () => {
     const page = await res.text();
     assert.match(page, /Demo LLC/);
     assert.ok(page.includes(`Agreement AG-1001 (id 1001) · balance <span class="num">${formatMinorUnits(balance())}</span>`));
-    assert.match(page, /Visa •••• 4242[\s\S]*active \(2\)[\s\S]*connected/);
+    assert.match(page, /Visa •••• 4242[\s\S]*<span class="ok">active<\/span> <small[^>]*>code 2<\/small>[\s\S]*connected/);
     assert.match(page, /email = client@example\.com/);
     assert.match(page, /Second Client LLC[\s\S]*AG-1002/);
     assert.doesNotMatch(page, /demo-secret|Basic |Bearer /);
