@@ -37,7 +37,9 @@ export interface RelayDeps {
   widgetBundle?: (name: string) => Promise<string | null>;
 }
 
-type Env = { Variables: RequestIdVariables & AnswerVariables & { payment: ValidPayment; session: ClientSession } };
+type Env = {
+  Variables: RequestIdVariables & AnswerVariables & { payment: ValidPayment; session: ClientSession; logFields: Record<string, unknown> };
+};
 
 const MAX_BODY_BYTES = 16 * 1024;
 /** Longer than a payment can take, with a margin for the relay's own work. */
@@ -64,8 +66,9 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
     await next();
     const route = c.error instanceof RelayError && c.error.code === 'not_found' ? 'unmatched' : c.req.routePath;
     metrics.requests.inc({ route, method: c.req.method, status: c.res.status });
+    // One line per request; a route adds what it did (`logFields`) rather than logging a line of its own.
     logger.info(
-      { reqId: c.get('requestId'), method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
+      { reqId: c.get('requestId'), method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started), ...c.get('logFields') },
       'request',
     );
   });
@@ -110,7 +113,7 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
       const payment = c.get('payment');
       const response = await billing.createPayment(payment, config.epsUuids[payment.system]!);
       const redirectUrl = findRedirectUrl(response, config.redirectUrlKeys);
-      logger.info({ reqId: c.get('requestId'), system: payment.system, amount: payment.amount, redirect: Boolean(redirectUrl) }, 'payment created');
+      c.set('logFields', { system: payment.system, amount: payment.amount, redirect: Boolean(redirectUrl) });
       return jsonAnswer(c, { ...(redirectUrl && { redirect_url: redirectUrl }), payment: response }, 201);
     },
   );
@@ -135,7 +138,7 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
       throw new RelayError(404, 'not_found', 'There is no such payment method on this agreement.');
     }
     await billing.disablePaymentMethod(id);
-    logger.info({ reqId: c.get('requestId'), agreementId: session.agreementId, paymentMethodId: id }, 'payment method disabled');
+    c.set('logFields', { agreementId: session.agreementId, paymentMethodId: id });
     return c.json({ payment_methods: await listOwn(session) });
   });
 
