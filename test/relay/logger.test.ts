@@ -16,16 +16,21 @@ describe('relay logs', () => {
     logger.error({
       err: Object.assign(new Error('failed'), { password: 'pw-1' }),
       upstream: { request: { headers: { authorization: 'Bearer tok-123', Authorization: 'Basic YmlsbGluZzpwdw==' } } },
+      deeper: { a: { b: { c: { d: [{ Token: 'tok-789' }] } } } },
       a: { b: { email: 'client@example.com', phone: '+7 900 000-00-00' } },
       config: { billingPassword: 'pw-2' },
       token: 'tok-456',
       keep: { amount: '1500.50' },
     }, 'billing failed');
     const text = lines.join('');
-    for (const secret of ['tok-123', 'YmlsbGluZzpwdw==', 'pw-1', 'pw-2', 'tok-456', 'client@example.com', '+7 900 000-00-00']) {
+    for (const secret of ['tok-123', 'YmlsbGluZzpwdw==', 'tok-789', 'pw-1', 'pw-2', 'tok-456', 'client@example.com', '+7 900 000-00-00']) {
       assert.ok(!text.includes(secret), `${secret} is redacted`);
     }
     assert.match(text, /\[redacted\]/);
     assert.match(text, /"amount":"1500.50"/, 'the rest is logged');
+    const line = JSON.parse(lines[0]!) as { err: { type: string; message: string; stack: string } };
+    assert.equal(line.err.type, 'Error', 'an error stays an error');
+    assert.equal(line.err.message, 'failed');
+    assert.match(line.err.stack, /^Error: failed/);
   });
 });
