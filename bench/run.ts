@@ -17,6 +17,8 @@ import { REFERENCE_BUNDLE, WIDGET_BUNDLE, buildBundles, bundleSize, launchChromi
 const QUICK = process.env.BENCH_QUICK === '1';
 const PLAN = {
   seconds: QUICK ? 1 : 5,
+  /** Throughput cells are measured this many times, the targets taking turns; the median round is reported. */
+  rounds: QUICK ? 1 : 3,
   warmupSeconds: QUICK ? 0.5 : 1,
   connections: [1, 50, 500],
   tokenPayments: QUICK ? 2_000 : 10_000,
@@ -130,14 +132,19 @@ async function main(): Promise<void> {
     };
   };
 
-  // 1. Throughput and latency: at each concurrency the three take turns.
+  // 1. Throughput and latency: at each concurrency the three take turns, round after round, so that a slow moment of
+  // the machine (its cores are shared) falls on all of them; each reports its median round.
   const throughput: Row[] = [];
   for (const connections of PLAN.connections) {
-    for (const { name, target, front } of targets) {
-      const result = await cell(target, connections, front);
-      log(`${name}, ${connections} connections: ${int(result.rps)} req/s, p50 ${ms(result.p50)} ms, p99 ${ms(result.p99)} ms`);
-      throughput.push({ name, connections, result });
+    const rounds = new Map<string, Row['result'][]>();
+    for (let round = 0; round < PLAN.rounds; round += 1) {
+      for (const { name, target, front } of targets) {
+        const result = await cell(target, connections, front);
+        log(`${name}, ${connections} connections, round ${round + 1}: ${int(result.rps)} req/s, p50 ${ms(result.p50)} ms, p99 ${ms(result.p99)} ms`);
+        rounds.set(name, [...(rounds.get(name) ?? []), result]);
+      }
     }
+    for (const { name } of targets) throughput.push({ name, connections, result: medianRound(rounds.get(name)!) });
   }
   const at50 = PLAN.connections.includes(50) ? 50 : PLAN.connections[0]!;
   const variants = [
@@ -229,7 +236,7 @@ interface Row {
   name: string;
   connections: number;
   /** With the CPU microseconds per request of the proxy in front (none for the sandbox called directly) and the sandbox. */
-  result: LoadResult & { frontCpu: number | undefined; sandboxCpu: number };
+  result: LoadResult & { frontCpu: number | undefined; sandboxCpu: number; rpsRange?: [number, number] };
 }
 
 function throughputSection(rows: Row[]): string {
@@ -247,14 +254,17 @@ function throughputSection(rows: Row[]): string {
       'measured; closed loop (each connection sends its next request when the answer arrives); latency per request in ' +
       'milliseconds, p50 and p99 leaving out each connection\'s first answer (connection ramp-up: all connections open at ' +
       'once and a busy server takes them on one by one), "slowest" including it; CPU time per request of the process in front of the sandbox and of the sandbox itself, in ' +
-      'microseconds. The load generator, the sandbox and the proxy each run in their own process, all on the same cores.',
+      'microseconds. The load generator, the sandbox and the proxy each run in their own process, all on the same cores. ' +
+      `The three targets take turns, ${PLAN.rounds} rounds at each concurrency; each row is its median round (by requests/s), ` +
+      'and "rounds" gives the lowest and highest of its rounds. The variants below the three run once, at 50 connections.',
     '',
     table(
-      ['target', 'connections', 'requests/s', 'p50 ms', 'p99 ms', 'slowest ms', 'failed', 'proxy CPU µs/req', 'sandbox CPU µs/req'],
+      ['target', 'connections', 'requests/s', 'rounds, requests/s', 'p50 ms', 'p99 ms', 'slowest ms', 'failed', 'proxy CPU µs/req', 'sandbox CPU µs/req'],
       rows.map(({ name, connections, result: r }) => [
         name,
         connections,
         int(r.rps),
+        r.rpsRange ? `${int(r.rpsRange[0])}–${int(r.rpsRange[1])}` : '–',
         ms(r.p50),
         ms(r.p99),
         ms(r.max),
@@ -268,6 +278,12 @@ function throughputSection(rows: Row[]): string {
     '',
     table(['connections', 'relay ÷ bare proxy, requests/s', 'throughput lost to the relay', 'relay ÷ bare proxy, p50', 'relay ÷ bare proxy, CPU per request'], ratios),
   ].join('\n');
+}
+
+/** The round with the median throughput (its latency and CPU figures with it), and the spread of all rounds. */
+function medianRound(results: Row['result'][]): Row['result'] {
+  const sorted = [...results].sort((a, b) => a.rps - b.rps);
+  return { ...sorted[Math.floor(sorted.length / 2)]!, rpsRange: [sorted[0]!.rps, sorted.at(-1)!.rps] };
 }
 
 const ratio = (a: number, b: number) => (a > 0 && b > 0 ? `${(a / b).toFixed(2)} ×` : '–');
