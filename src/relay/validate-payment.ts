@@ -28,7 +28,10 @@ async function readJson(c: Context): Promise<unknown> {
   }
   const text = await c.req.text();
   try {
-    return JSON.parse(text.replace(AMOUNT_NUMBER, '$1"$2"'));
+    return JSON.parse(text.replace(AMOUNT_NUMBER, '$1"$2"'), (key, value: unknown) =>
+      // A number that is still a number was written under an escaped key ("\u0061mount"): its text is lost, refuse it.
+      key === 'amount' && typeof value === 'number' ? UNREADABLE_AMOUNT : value,
+    );
   } catch {
     throw new RelayError(400, 'invalid_json', 'The request body is not valid JSON.');
   }
@@ -38,9 +41,12 @@ async function readJson(c: Context): Promise<unknown> {
  * `JSON.parse` turns every number into a binary float before anything can check it: `10.0000000000000001` would
  * become 10 and `1e2` 100. The amount is money, so an amount written as a JSON number is read as the text the client
  * wrote and checked as such (two decimals at most, no exponent). The match is anchored on a key position: a JSON
- * string cannot hold an unescaped quote, so no text inside a string can match.
+ * string cannot hold an unescaped quote, so no text inside a string can match. It also turns an `"amount"` key deeper
+ * in the body into text, which changes nothing there: no parameter takes an object.
  */
 const AMOUNT_NUMBER = /([{,]\s*"amount"\s*:\s*)(-?\d[\d.eE+-]*)/g;
+/** What an amount whose written text is lost becomes: not a decimal, so the model refuses it (`amount_format`). */
+const UNREADABLE_AMOUNT = 'not as written';
 
 function foreignReturnUrls(system: SystemId, params: Record<string, unknown>, allowed: Set<string>): Record<string, string> {
   const problems: Record<string, string> = {};

@@ -144,6 +144,7 @@ describe('relay → sandbox: payments', () => {
       ['huge', () => stack.post(`{"system":"A","amount":1e400,"agreement_param_id":5,"agreement_param_value":"AG-1001","eps_params":[]}`), 422, 'validation_failed', 'amount'],
       // JSON numbers that a float would silently change: the amount is checked as written.
       ['more decimals than a float keeps', () => stack.post(JSON.stringify(paymentA()).replace('"amount":"1500.50"', '"amount":10.0000000000000001')), 422, 'validation_failed', 'amount'],
+      ['a number under an escaped key', () => stack.post(JSON.stringify(paymentA()).replace('"amount":"1500.50"', '"\\u0061mount":1e2')), 422, 'validation_failed', 'amount'],
       ['exponent', () => stack.post(JSON.stringify(paymentA()).replace('"amount":"1500.50"', '"amount":1e2')), 422, 'validation_failed', 'amount'],
       ['huge text', () => stack.post({ ...paymentA(), amount: '9'.repeat(5000) }), 422, 'validation_failed', 'amount'],
       ['bad lookup value', () => stack.post({ ...paymentA(), agreement_param_id: 15, agreement_param_value: '1234567890' }), 422, 'validation_failed', 'agreement_param_value'],
