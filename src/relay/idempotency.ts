@@ -73,13 +73,23 @@ export function idempotency({ store, ttlMs, lockMs, onReplay, onStoreError }: Id
     if (c.error instanceof RelayError && !c.error.billingReached) {
       await release();
     } else {
-      // The billing has acted: its answer reaches the client even if it cannot be stored (the key then stays locked
-      // until the lock runs out, so a retry meanwhile is a 409, never a second payment).
+      // The billing has acted: its answer reaches the client even if it cannot be stored now. The key stays locked
+      // (a retry meanwhile is a 409) while storing it is tried again, until shortly before the lock would run out.
       const answer = { status: c.res.status, body: c.get('answerText') ?? (await c.res.clone().text()) };
-      await store.complete(key, fingerprint, answer, ttlMs).catch((error: unknown) => onStoreError?.(c, error, 'complete'));
+      const giveUpAt = Date.now() + lockMs - STORE_RETRY_MAX_MS;
+      const complete = (delayMs: number): Promise<void> =>
+        store.complete(key, fingerprint, answer, ttlMs).catch((error: unknown) => {
+          onStoreError?.(c, error, 'complete');
+          if (Date.now() + delayMs >= giveUpAt) return;
+          setTimeout(() => void complete(Math.min(delayMs * 2, STORE_RETRY_MAX_MS)), delayMs).unref();
+        });
+      await complete(STORE_RETRY_FIRST_MS);
     }
   };
 }
+
+const STORE_RETRY_FIRST_MS = 250;
+const STORE_RETRY_MAX_MS = 5_000;
 
 const REPLAY_HEADERS = { 'content-type': 'application/json', 'idempotent-replayed': 'true' };
 

@@ -93,12 +93,15 @@ describe('relay: a Redis that goes away', () => {
       client.pipe(upstream).pipe(client);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as net.AddressInfo;
     return {
-      url: `redis://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+      url: `redis://127.0.0.1:${port}`,
       cut: () => {
         server.close();
         for (const s of sockets) s.destroy();
       },
+      /** Redis comes back, on the same address. */
+      restore: () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve)),
     };
   }
 
@@ -118,6 +121,34 @@ describe('relay: a Redis that goes away', () => {
       assert.equal(epsCalls(stack).length, before, 'without the store, nothing is sent to the billing');
       // The rate limits go on in memory.
       assert.equal((await stack.post(paymentA())).status, 201);
+    } finally {
+      redis.cut();
+      await stack.close();
+    }
+  });
+
+  it('an answer that could not be stored while Redis was away is stored once it is back: the retry replays it', async () => {
+    const redis = await cuttableRedis();
+    const stack = await startStack({ env: { REDIS_URL: redis.url } });
+    try {
+      const key = randomUUID();
+      const before = epsCalls(stack).length;
+      stack.sandbox.faults.epsPayments = { delayMs: 300, times: 1 };
+      const paying = stack.post(paymentA(), { 'idempotency-key': key });
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the key is claimed, the billing is answering
+      redis.cut();
+      const first = await paying;
+      assert.equal(first.status, 201, 'the billing’s answer reaches the client');
+      await redis.restore();
+      let retry: Response | undefined;
+      for (let i = 0; i < 40 && retry?.status !== 201; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        retry = await stack.post(paymentA(), { 'idempotency-key': key });
+        assert.ok([201, 409, 503].includes(retry.status), `retry: ${retry.status}`);
+      }
+      assert.equal(retry?.status, 201);
+      assert.equal(retry?.headers.get('idempotent-replayed'), 'true');
+      assert.equal(epsCalls(stack).length, before + 1, 'one payment');
     } finally {
       redis.cut();
       await stack.close();
