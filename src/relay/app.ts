@@ -171,6 +171,7 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
     if (known.status >= 500) {
       logger.error({ reqId: c.get('requestId'), code: known.code, err: error.cause ?? error }, known.message);
     }
+    if (known.retryAfterSeconds !== undefined) c.header('Retry-After', String(known.retryAfterSeconds));
     return jsonAnswer(c, known.toBody(), known.status);
   });
 

@@ -14,6 +14,8 @@ type BillingConfig = Pick<RelayConfig, 'billingBaseUrl' | 'billingUsername' | 'b
 interface BillingAnswer {
   status: number;
   body: unknown;
+  /** The billing's `Retry-After`, in whole seconds, when it sent one. */
+  retryAfterSeconds?: number;
 }
 
 export class BillingClient {
@@ -54,12 +56,19 @@ export class BillingClient {
    */
   async createPayment(payment: ValidPayment, epsUuid: string): Promise<Record<string, unknown>> {
     const answer = await this.#authorized('eps_payments', 'POST', '/eps_payments', billingPaymentJson(payment, epsUuid));
-    // 403 and 429 say nothing about the payment: the relay is not allowed, or the billing is busy. Other 4xx refuse it.
+    // 403 and 429 say nothing about the payment: the relay is not allowed, or the billing is busy. Either refuses the
+    // request unread, so the Idempotency-Key stays free for the retry. Other 4xx refuse the payment itself.
     if (answer.status === 403) {
-      throw new RelayError(502, 'billing_error', 'The billing service does not allow the relay to create payments (status 403).');
+      throw new RelayError(502, 'billing_error', 'The billing service does not allow the relay to create payments (status 403).', {
+        billingReached: false,
+      });
     }
     if (answer.status === 429) {
-      throw new RelayError(503, 'billing_unavailable', 'The billing service is busy; try again in a moment.', { retryable: true });
+      throw new RelayError(503, 'billing_unavailable', 'The billing service is busy; try again in a moment.', {
+        billingReached: false,
+        retryable: true,
+        retryAfterSeconds: answer.retryAfterSeconds ?? 5,
+      });
     }
     if (answer.status >= 400 && answer.status < 500) {
       throw new RelayError(422, 'billing_rejected', billingMessage(answer.body) ?? 'The billing service refused this payment.');
@@ -184,7 +193,9 @@ export class BillingClient {
       });
       const text = await res.body.text();
       timer?.({ outcome: String(res.statusCode) });
-      return { status: res.statusCode, body: parseJson(text) };
+      const retryAfter = res.headers['retry-after'];
+      const retryAfterSeconds = typeof retryAfter === 'string' && /^\d{1,6}$/.test(retryAfter) ? Number(retryAfter) : undefined;
+      return { status: res.statusCode, body: parseJson(text), ...(retryAfterSeconds !== undefined && { retryAfterSeconds }) };
     } catch (error) {
       const relayError = upstreamError(error);
       timer?.({ outcome: relayError.code });

@@ -35,13 +35,14 @@ export class RelayError extends Error {
     readonly status: ContentfulStatusCode,
     readonly code: ErrorCode,
     message: string,
-    options?: { fields?: Record<string, string>; cause?: unknown; billingReached?: boolean; retryable?: boolean },
+    options?: { fields?: Record<string, string>; cause?: unknown; billingReached?: boolean; retryable?: boolean; retryAfterSeconds?: number },
   ) {
     super(message, { cause: options?.cause });
     this.name = 'RelayError';
     this.fields = options?.fields;
     this.billingReached = options?.billingReached ?? true;
     this.retryable = options?.retryable ?? false;
+    this.retryAfterSeconds = options?.retryAfterSeconds;
   }
 
   readonly fields?: Record<string, string>;
@@ -49,6 +50,8 @@ export class RelayError extends Error {
   readonly billingReached: boolean;
   /** True for a transient upstream failure (network, timeout, 5xx) where trying again later may succeed. */
   readonly retryable: boolean;
+  /** Sent as `Retry-After`: when trying again makes sense. */
+  readonly retryAfterSeconds?: number;
 
   toBody(): ErrorBody {
     return { error: { code: this.code, message: this.message, ...(this.fields && { fields: this.fields }) } };

@@ -222,9 +222,15 @@ describe('relay → sandbox: billing failures', () => {
     assert.equal(forbidden.status, 502);
     assert.equal((await errorOf(forbidden)).code, 'billing_error');
     stack.sandbox.faults.epsPayments = { status: 429, times: 1 };
-    const busy = await stack.post(paymentA());
+    const key = randomUUID();
+    const busy = await stack.post(paymentA(), { 'idempotency-key': key });
     assert.equal(busy.status, 503);
+    assert.ok(Number(busy.headers.get('retry-after')) >= 1, 'says when to try again');
     assert.equal((await errorOf(busy)).code, 'billing_unavailable');
+    // Refused unread: the key stays free, and the retry pays.
+    const retry = await stack.post(paymentA(), { 'idempotency-key': key });
+    assert.equal(retry.status, 201);
+    assert.equal(retry.headers.get('idempotent-replayed'), null);
     stack.sandbox.faults.epsPayments = { status: 404, times: 1 };
     const refused = await stack.post(paymentA());
     assert.equal(refused.status, 422, 'any other 4xx refuses the payment itself');
