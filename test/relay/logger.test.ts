@@ -33,4 +33,26 @@ describe('relay logs', () => {
     assert.equal(line.err.message, 'failed');
     assert.match(line.err.stack, /^Error: failed/);
   });
+
+  it('censor secret names in any spelling, stop at a depth limit, and walk shared and circular objects once', () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const logger = createLogger('info', sink);
+    let deep: Record<string, unknown> = { password: 'pw-deep' };
+    for (let i = 0; i < 12; i += 1) deep = { next: deep };
+    const shared: Record<string, unknown> = { access_token: 'tok-1' };
+    for (let i = 0; i < 30; i += 1) shared[`ref${i}`] = shared; // 30 self-references: walked once, not 30^depth times
+    const started = performance.now();
+    logger.info({ deep, shared, headers: { 'Set-Cookie': 'sid=abc', 'Proxy-Authorization': 'Basic eA==' }, sessionSecret: 's3', at: new Date(0) }, 'x');
+    assert.ok(performance.now() - started < 200, 'circular objects do not blow up');
+    const text = lines.join('');
+    for (const secret of ['pw-deep', 'tok-1', 'sid=abc', 'Basic eA==', 's3']) assert.ok(!text.includes(secret), `${secret} is redacted`);
+    assert.match(text, /\[too deep\]/);
+    assert.match(text, /"at":"1970-01-01T00:00:00.000Z"/, 'a date logs as a date');
+  });
 });
