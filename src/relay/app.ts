@@ -1,7 +1,7 @@
 /**
- * The relay as a web-standard request handler (Hono): it runs under Node (see server.ts), in serverless functions
- * and on edge runtimes alike. The payment route is one chain:
- * origin → body → validate → return URLs → billing call → shape the answer.
+ * The relay as a Hono app: a web-standard request handler (`app.fetch`) that server.ts runs under Node. The payment
+ * route is one chain: origin → rate limit per address → body size → validate (the shared model, return URLs) →
+ * idempotency → rate limit per agreement → billing call → shape the answer.
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';

@@ -124,8 +124,8 @@ export function loadConfig(env: Env = process.env): RelayConfig {
   if (!host) problems.push('HOST must be an address to listen on, such as 127.0.0.1 or 0.0.0.0');
 
   const redirectUrlKeys = list(read('REDIRECT_URL_KEYS'));
-  if (!redirectUrlKeys.length || !redirectUrlKeys.every((key) => /^[A-Za-z_][\w.-]*$/.test(key))) {
-    problems.push('REDIRECT_URL_KEYS must list the names of the billing answer\'s fields, such as confirmation_url,payment_url');
+  if (!redirectUrlKeys.length || !redirectUrlKeys.every((key) => /^[A-Za-z_][\w-]*$/.test(key))) {
+    problems.push('REDIRECT_URL_KEYS must list the names of the billing answer\'s fields, at the top level of its response, such as confirmation_url,payment_url');
   }
 
   const logLevel = read('LOG_LEVEL');

@@ -10,7 +10,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Logger } from 'pino';
 import { createClient, type RedisClientType } from 'redis';
 import { createRelayApp } from './app.js';
-import { BillingClient } from './billing-client.js';
+import { BillingClient, longestAuthorizedCallMs } from './billing-client.js';
 import { ConfigError, loadConfig, type RelayConfig } from './config.js';
 import { MemoryIdempotencyStore, RedisIdempotencyStore } from './idempotency-store.js';
 import { createLogger } from './logger.js';
@@ -73,6 +73,7 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
 
 /** How long a Redis command may take before the relay gives up on it (Redis answers in well under a millisecond). */
 const REDIS_COMMAND_TIMEOUT_MS = 1_000;
+const REDIS_FIRST_CONNECT_MS = 10_000;
 
 async function connectRedis(url: string, logger: Logger): Promise<RedisClientType> {
   // A Redis that is away fails each command at once (no queue waiting for it to come back) or within the timeout:
@@ -84,7 +85,19 @@ async function connectRedis(url: string, logger: Logger): Promise<RedisClientTyp
     socket: { connectTimeout: 2_000, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2_000) },
   });
   client.on('error', (error: Error) => logger.error({ err: error.message }, 'redis error'));
-  await client.connect();
+  // The first connection has a time limit: a relay that cannot reach its Redis says so and does not start.
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`REDIS_URL: no answer from Redis within ${REDIS_FIRST_CONNECT_MS / 1000} s`)), REDIS_FIRST_CONNECT_MS);
+  });
+  try {
+    await Promise.race([client.connect(), timedOut]);
+  } catch (error) {
+    client.destroy();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
   return client;
 }
 
@@ -100,11 +113,19 @@ async function main() {
     throw error;
   }
   const logger = createLogger(config.logLevel);
-  const relay = await startRelay(config, logger);
+  let relay: Relay;
+  try {
+    relay = await startRelay(config, logger);
+  } catch (error) {
+    logger.fatal({ err: error }, 'the relay cannot start');
+    logger.flush();
+    process.exit(1);
+  }
   logger.info({ url: relay.url, systems: Object.keys(config.epsUuids), origins: config.allowedOrigins, redis: Boolean(config.redisUrl) }, 'relay listening');
   const stop = (signal: string) => {
     logger.info({ signal }, 'shutting down: finishing requests in flight');
-    setTimeout(() => process.exit(1), config.billingTimeoutMs * 3).unref();
+    // A payment in flight may take its slowest path; past that, something is stuck.
+    setTimeout(() => process.exit(1), longestAuthorizedCallMs(config.billingTimeoutMs) + 5_000).unref();
     void relay.close().then(() => process.exit(0));
   };
   process.once('SIGTERM', stop);
