@@ -3,16 +3,21 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { createLogger } from '../../src/relay/logger.js';
 
+/** The relay's logger, writing its lines into `lines`. */
+function capturedLogger() {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { lines, logger: createLogger('info', sink) };
+}
+
 describe('relay logs', () => {
   it('redact credentials, tokens, e-mails and phones nested in a logged object, errors included', () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    const logger = createLogger('info', sink);
+    const { lines, logger } = capturedLogger();
     logger.error({
       err: Object.assign(new Error('failed'), { password: 'pw-1' }),
       upstream: { request: { headers: { authorization: 'Bearer tok-123', Authorization: 'Basic YmlsbGluZzpwdw==' } } },
@@ -35,14 +40,7 @@ describe('relay logs', () => {
   });
 
   it('censor secret names in any spelling, stop at a depth limit, and walk shared and circular objects once', () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    const logger = createLogger('info', sink);
+    const { lines, logger } = capturedLogger();
     let deep: Record<string, unknown> = { password: 'pw-deep' };
     for (let i = 0; i < 12; i += 1) deep = { next: deep };
     const shared: Record<string, unknown> = { access_token: 'tok-1' };
