@@ -46,8 +46,12 @@ export function idempotency({ store, ttlMs, lockMs, onReplay, onStoreError }: Id
       claim = await store.claim(key, fingerprint, lockMs);
     } catch (error) {
       // Without the store no retry could be recognised: nothing is sent to the billing.
-      c.header('Retry-After', '5');
-      throw new RelayError(503, 'store_unavailable', 'Payments are paused for a moment; try again shortly.', { cause: error, billingReached: false, retryable: true });
+      throw new RelayError(503, 'store_unavailable', 'Payments are paused for a moment; try again shortly.', {
+        cause: error,
+        billingReached: false,
+        retryable: true,
+        retryAfterSeconds: 5,
+      });
     }
     if (claim.kind !== 'claimed' && claim.fingerprint !== fingerprint) {
       throw new RelayError(422, 'idempotency_key_reused', 'This Idempotency-Key was used for a different payment request.');
