@@ -296,7 +296,8 @@ const STEPS: ReadonlyArray<[string, string]> = [
 /** The sandbox time and the forms that move it (to `POST /sandbox/clock`, then back to `returnTo`). */
 function clockPanel(ctx: CardContext, returnTo: string, shortcuts: readonly Shortcut[] = []): Html {
   const now = ctx.clock.millis();
-  const moved = ctx.clock.movedBy;
+  // To the second: a move computed a moment before it was made lands a few milliseconds short of a whole unit.
+  const moved = Math.round(ctx.clock.movedBy / 1000) * 1000;
   const back = html`<input type="hidden" name="return_to" value="${returnTo}">`;
   const how = ctx.clock.frozen
     ? moved ? `moved ${spanText(moved)} forward so far; it stands still until moved again` : 'stands still until moved'
