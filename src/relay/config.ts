@@ -2,6 +2,7 @@
  * The relay's configuration, read once from the environment and checked as a whole: a bad start names every bad or
  * missing variable at once.
  */
+import { pino } from 'pino';
 import { canonicalAmount, toMinorUnits } from '../eps/amount.js';
 import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../eps/lookup.js';
 import { SYSTEM_IDS, type SystemId } from '../eps/systems.js';
@@ -68,7 +69,8 @@ const DEFAULTS = {
   PAYMENT_METHODS_AGREEMENT_PARAM: 'agreement_id',
 };
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+/** pino's levels, and `silent` (no log at all). */
+const LOG_LEVELS = [...Object.keys(pino.levels.values), 'silent'];
 
 /** Reads and checks the configuration; throws a `ConfigError` naming every problem. */
 export function loadConfig(env: Env = process.env): RelayConfig {

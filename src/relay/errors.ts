@@ -50,7 +50,7 @@ export class RelayError extends Error {
   readonly billingReached: boolean;
   /** True for a transient upstream failure (network, timeout, 5xx) where trying again later may succeed. */
   readonly retryable: boolean;
-  /** Sent as `Retry-After`: when trying again makes sense. */
+  /** Sent as `Retry-After` (by `app.onError`, for every error that has it): when trying again makes sense. */
   readonly retryAfterSeconds?: number;
 
   toBody(): ErrorBody {

@@ -57,8 +57,7 @@ export function idempotency({ store, ttlMs, lockMs, onReplay, onStoreError }: Id
       throw new RelayError(422, 'idempotency_key_reused', 'This Idempotency-Key was used for a different payment request.');
     }
     if (claim.kind === 'in_flight') {
-      c.header('Retry-After', '1');
-      throw new RelayError(409, 'idempotency_in_flight', 'A request with this Idempotency-Key is still being processed.');
+      throw new RelayError(409, 'idempotency_in_flight', 'A request with this Idempotency-Key is still being processed.', { retryAfterSeconds: 1 });
     }
     if (claim.kind === 'done') {
       onReplay?.();

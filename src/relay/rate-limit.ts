@@ -29,9 +29,11 @@ export function rateLimit(limiter: RateLimiterAbstract, keyOf: (c: Context) => s
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
         onReject?.();
-        c.header('Retry-After', String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))));
         // Refused before the billing: the Idempotency-Key stays free for the retry.
-        throw new RelayError(429, 'rate_limited', 'Too many payment attempts; try again in a moment.', { billingReached: false });
+        throw new RelayError(429, 'rate_limited', 'Too many payment attempts; try again in a moment.', {
+          billingReached: false,
+          retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)),
+        });
       }
     }
     await next();

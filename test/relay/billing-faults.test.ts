@@ -2,65 +2,13 @@ import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import diagnosticsChannel from 'node:diagnostics_channel';
-import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { createServer } from 'node:net';
 import { createClientSession } from '../../src/relay/session.js';
 import { CREDENTIALS, SHOP, epsCalls, paymentA, startStack, type Stack } from './harness.js';
+import { tcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string } }).error;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * A TCP proxy on one fixed port in front of the sandbox, which can stop listening (connections to it are refused
- * before anything is sent) and listen again on the same port.
- */
-async function tcpProxy() {
-  let target = 0;
-  let port = 0;
-  let server: Server | undefined;
-  const sockets = new Set<Socket>();
-  const track = (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('error', () => {});
-    socket.on('close', () => sockets.delete(socket));
-  };
-  const open = () =>
-    new Promise<void>((resolve, reject) => {
-      if (server) return resolve(); // listening already
-      const s = createServer((client) => {
-        const upstream = connect(target, '127.0.0.1');
-        track(client);
-        track(upstream);
-        client.on('close', () => upstream.destroy());
-        upstream.on('close', () => client.destroy());
-        client.pipe(upstream).pipe(client);
-      });
-      s.once('error', reject);
-      s.listen(port, '127.0.0.1', () => {
-        port = (s.address() as AddressInfo).port;
-        server = s;
-        resolve();
-      });
-    });
-  const close = () =>
-    new Promise<void>((resolve) => {
-      const s = server;
-      server = undefined;
-      if (!s) return resolve();
-      s.close(() => resolve());
-      for (const socket of sockets) socket.destroy();
-    });
-  await open();
-  return {
-    get port() {
-      return port;
-    },
-    set target(sandboxUrl: string) {
-      target = Number(new URL(sandboxUrl).port);
-    },
-    open,
-    close,
-  };
-}
 
 /** Records the relay's refused connections to `port` (undici's diagnostics channel) and calls `onRefused` on each. */
 function watchRefusals(port: () => number, onRefused: (count: number) => void = () => {}) {
@@ -144,7 +92,7 @@ describe('relay → sandbox: GET /auth is retried with backoff', () => {
 
 describe('relay → billing: a connection refused before anything was sent', () => {
   let stack: Stack;
-  let proxy: Awaited<ReturnType<typeof tcpProxy>>;
+  let proxy: TcpProxy;
   before(async () => {
     proxy = await tcpProxy();
     stack = await startStack({ env: { BILLING_BASE_URL: `http://127.0.0.1:${proxy.port}/api/rest/v1` } });

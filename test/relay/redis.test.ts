@@ -1,11 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import net from 'node:net';
 import { loadConfig } from '../../src/relay/config.js';
 import { createLogger } from '../../src/relay/logger.js';
 import { startRelay, type Relay } from '../../src/relay/server.js';
 import { CREDENTIALS, SHOP, epsCalls, paymentA, startStack, type Stack } from './harness.js';
+import { tcpProxy } from './tcp-proxy.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -79,38 +79,12 @@ describe('relay: two instances behind a load balancer share one Redis', () => {
 });
 
 describe('relay: a Redis that goes away', () => {
-  /** A TCP relay to the real Redis that the test can cut, as a network failure or a Redis restart would. */
-  async function cuttableRedis() {
-    const target = new URL(REDIS_URL);
-    const sockets = new Set<net.Socket>();
-    const server = net.createServer((client) => {
-      const upstream = net.connect(Number(target.port || 6379), target.hostname);
-      for (const s of [client, upstream]) {
-        sockets.add(s);
-        s.on('error', () => {});
-        s.on('close', () => sockets.delete(s));
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as net.AddressInfo;
-    return {
-      url: `redis://127.0.0.1:${port}`,
-      cut: () => {
-        server.close();
-        for (const s of sockets) s.destroy();
-      },
-      /** Redis comes back, on the same address. */
-      restore: () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve)),
-    };
-  }
-
   it('a keyed payment is a quick 503 that reaches no billing; a payment without a key is still served', async () => {
-    const redis = await cuttableRedis();
-    const stack = await startStack({ env: { REDIS_URL: redis.url } });
+    const redis = await tcpProxy(REDIS_URL); // Redis that the test can cut, and bring back
+    const stack = await startStack({ env: { REDIS_URL: `redis://127.0.0.1:${redis.port}` } });
     try {
       assert.equal((await stack.post(paymentA(), { 'idempotency-key': randomUUID() })).status, 201, 'through Redis');
-      redis.cut();
+      await redis.close();
       const before = epsCalls(stack).length;
       const started = performance.now();
       const res = await stack.post(paymentA(), { 'idempotency-key': randomUUID() });
@@ -122,24 +96,24 @@ describe('relay: a Redis that goes away', () => {
       // The rate limits go on in memory.
       assert.equal((await stack.post(paymentA())).status, 201);
     } finally {
-      redis.cut();
+      await redis.close();
       await stack.close();
     }
   });
 
   it('an answer that could not be stored while Redis was away is stored once it is back: the retry replays it', async () => {
-    const redis = await cuttableRedis();
-    const stack = await startStack({ env: { REDIS_URL: redis.url } });
+    const redis = await tcpProxy(REDIS_URL); // Redis that the test can cut, and bring back
+    const stack = await startStack({ env: { REDIS_URL: `redis://127.0.0.1:${redis.port}` } });
     try {
       const key = randomUUID();
       const before = epsCalls(stack).length;
       stack.sandbox.faults.epsPayments = { delayMs: 300, times: 1 };
       const paying = stack.post(paymentA(), { 'idempotency-key': key });
       await new Promise((resolve) => setTimeout(resolve, 100)); // the key is claimed, the billing is answering
-      redis.cut();
+      await redis.close();
       const first = await paying;
       assert.equal(first.status, 201, 'the billing’s answer reaches the client');
-      await redis.restore();
+      await redis.open();
       let retry: Response | undefined;
       for (let i = 0; i < 40 && retry?.status !== 201; i += 1) {
         await new Promise((resolve) => setTimeout(resolve, 250));
@@ -150,7 +124,7 @@ describe('relay: a Redis that goes away', () => {
       assert.equal(retry?.headers.get('idempotent-replayed'), 'true');
       assert.equal(epsCalls(stack).length, before + 1, 'one payment');
     } finally {
-      redis.cut();
+      await redis.close();
       await stack.close();
     }
   });
