@@ -35,7 +35,14 @@ export class RelayError extends Error {
     readonly status: ContentfulStatusCode,
     readonly code: ErrorCode,
     message: string,
-    options?: { fields?: Record<string, string>; cause?: unknown; billingReached?: boolean; retryable?: boolean; retryAfterSeconds?: number },
+    options?: {
+      fields?: Record<string, string>;
+      cause?: unknown;
+      billingReached?: boolean;
+      retryable?: boolean;
+      retryAfterSeconds?: number;
+      billingMessage?: string | null;
+    },
   ) {
     super(message, { cause: options?.cause });
     this.name = 'RelayError';
@@ -43,6 +50,7 @@ export class RelayError extends Error {
     this.billingReached = options?.billingReached ?? true;
     this.retryable = options?.retryable ?? false;
     this.retryAfterSeconds = options?.retryAfterSeconds;
+    this.billingMessage = options?.billingMessage ?? undefined;
   }
 
   readonly fields?: Record<string, string>;
@@ -52,6 +60,8 @@ export class RelayError extends Error {
   readonly retryable: boolean;
   /** Sent as `Retry-After` (by `app.onError`, for every error that has it): when trying again makes sense. */
   readonly retryAfterSeconds?: number;
+  /** The billing's own text of a refusal: logged with the request, never sent to the client. */
+  readonly billingMessage?: string;
 
   toBody(): ErrorBody {
     return { error: { code: this.code, message: this.message, ...(this.fields && { fields: this.fields }) } };

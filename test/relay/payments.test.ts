@@ -45,8 +45,8 @@ describe('relay → sandbox: payments', () => {
     );
     assert.equal(res.status, 201);
     const body = (await res.json()) as { redirect_url: string; payment: Record<string, unknown> };
-    assert.equal(body.redirect_url, body.payment.confirmation_url);
-    assert.match(body.redirect_url, new RegExp(`^${stack.sandbox.url}/pay/`));
+    assert.match(body.redirect_url, new RegExp(`^${stack.sandbox.url}/pay/${body.payment.payment_id}$`));
+    assert.deepEqual(Object.keys(body.payment), ['payment_id'], 'only the payment id of the billing’s object');
     const calls = epsCalls(stack);
     assert.equal(calls.length, before + 1);
     assert.deepEqual(calls.at(-1), {
@@ -111,12 +111,15 @@ describe('relay → sandbox: payments', () => {
     }
   });
 
-  it('an agreement the billing cannot find is a clear 422, not a 5xx', async () => {
+  it('an agreement the billing cannot find is a 422, not a 5xx; the billing’s text is logged, not passed on', async () => {
     const res = await stack.post({ ...paymentA(), agreement_param_value: 'AG-0000' });
     assert.equal(res.status, 422);
     const { error } = (await res.json()) as { error: { code: string; message: string } };
     assert.equal(error.code, 'billing_rejected');
-    assert.match(error.message, /agreement/i);
+    assert.doesNotMatch(error.message, /AG-0000/);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the log line is written asynchronously
+    const line = stack.logLines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.status === 422).at(-1);
+    assert.match(String(line?.billingMessage), /not found/, 'the billing’s own text is in the log line');
   });
 
   it('the autopayment rule is enforced before the billing is asked', async () => {
