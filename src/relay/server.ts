@@ -1,7 +1,9 @@
 /**
- * The relay's Node entry point: `npm run relay` starts it from the environment.
+ * The relay's Node entry point: `npm run relay` starts it from the environment (and `.env`). `npm run build` bundles
+ * it, with its server dependencies, into `dist/relay/server.js` (the `billing-pay-relay` bin).
  * `startRelay` is also what `npm start` and the integration tests use.
  */
+import { existsSync, realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -102,6 +104,8 @@ async function connectRedis(url: string, logger: Logger): Promise<RedisClientTyp
 }
 
 async function main() {
+  // `.env` in the working directory fills in what the environment does not set: real variables win.
+  if (existsSync('.env')) process.loadEnvFile('.env');
   let config: RelayConfig;
   try {
     config = loadConfig();
@@ -132,4 +136,5 @@ async function main() {
   process.once('SIGINT', stop);
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
+// realpath: `npx billing-pay-relay` runs this file through a symlink in node_modules/.bin.
+if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) await main();
