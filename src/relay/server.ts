@@ -4,7 +4,6 @@
  * `startRelay` is also what `npm start` and the integration tests use.
  */
 import { existsSync, realpathSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
@@ -18,6 +17,7 @@ import { MemoryIdempotencyStore, RedisIdempotencyStore } from './idempotency-sto
 import { createLogger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { createLimiter } from './rate-limit.js';
+import { loadWidgetAssets, type WidgetAssets } from './widget-assets.js';
 
 export interface Relay {
   url: string;
@@ -32,12 +32,14 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
   const metrics = createMetrics();
   const billing = new BillingClient(config, metrics);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
-  const bundles = new Map<string, Promise<string | null>>();
-  const widgetBundle = (name: string) => {
-    let bundle = bundles.get(name);
-    if (!bundle) bundles.set(name, (bundle = readFile(`${DIST}${name}`, 'utf8').catch(() => (bundles.delete(name), null))));
-    return bundle;
-  };
+  // Read on first use and kept; not built (or built partly): logged, and asked again on the next request.
+  let assets: Promise<WidgetAssets | null> | undefined;
+  const widgetAssets = () =>
+    (assets ??= loadWidgetAssets(DIST).catch((error: unknown) => {
+      logger.warn({ err: error }, 'widget bundles not served');
+      assets = undefined;
+      return null;
+    }));
   const app = createRelayApp({
     config,
     billing,
@@ -49,7 +51,7 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
       agreement: createLimiter('agreement', config.rateLimitAgreement, redis),
     },
     socketAddress: (c) => getConnInfo(c).remote.address,
-    widgetBundle,
+    widgetAssets,
   });
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
