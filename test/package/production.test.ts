@@ -29,6 +29,7 @@ const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=er
 const SERVER_PACKAGES = ['hono', '@hono/node-server', 'pino', 'redis', '@redis/client', 'undici', 'prom-client', 'rate-limiter-flexible'];
 const ENTRY_POINTS = ['billing-pay', 'billing-pay/payment-methods', 'billing-pay/react', 'billing-pay/bundle', 'billing-pay/bundle/account', 'billing-pay/relay/session', 'billing-pay/custom-elements.json'];
 const SESSION_SECRET = 'package-test-session-secret-0123456789abcdef';
+const ENV_SECRET = 'dotenv-secret-that-must-stay-local-5e1f';
 
 let work: string;
 let app: string;
@@ -64,14 +65,11 @@ function start(cwd: string, command: string, args: string[], env: Record<string,
   };
 }
 
-function dirBytes(dir: string): number {
-  let total = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    total += entry.isDirectory() ? dirBytes(path) : entry.isFile() ? statSync(path).size : 0;
-  }
-  return total;
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
 }
+
+const dirBytes = (dir: string) => filesUnder(dir).reduce((total, file) => total + statSync(file).size, 0);
 
 const sri = (bytes: Uint8Array) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
 
@@ -86,6 +84,8 @@ describe('the package as a merchant installs it', { timeout: 420_000 }, () => {
       mkdirSync(join(app, file, '..'), { recursive: true });
       cpSync(join(ROOT, file), join(app, file));
     }
+    // A filled-in .env before the build: neither the built relay nor the package may carry it.
+    writeFileSync(join(app, '.env'), `BILLING_PASSWORD=${ENV_SECRET}\nSESSION_SECRET=${ENV_SECRET}\n`);
     await npm(app, ['ci', ...NPM_FLAGS]);
     await npm(app, ['run', 'build', '--silent']);
   });
@@ -118,6 +118,7 @@ describe('the package as a merchant installs it', { timeout: 420_000 }, () => {
       assert.deepEqual(installed.filter((name) => !allowed.test(name)), [], 'only lit, @lit/react, zod and jose with their own dependencies');
       assert.ok(all < 15e6, `${all} bytes`);
       assert.ok(!existsSync(join(consumer, 'node_modules/billing-pay/.env')) && !existsSync(join(consumer, 'node_modules/billing-pay/src')), 'no .env, no sources');
+      for (const file of filesUnder(join(consumer, 'node_modules/billing-pay'))) assert.ok(!readFileSync(file, 'utf8').includes(ENV_SECRET), `${file} holds .env's secret`);
     });
 
     it('resolves every documented entry point, and signs a session the relay accepts', async () => {
