@@ -293,7 +293,7 @@ const STEPS: ReadonlyArray<[string, string]> = [
   ['P1M', '+1 month'],
 ];
 
-/** The sandbox time and the forms that move it (to `POST /sandbox/clock`, then back to `returnTo`). */
+/** The sandbox time and the forms that move it (to `POST /clock`, then back to `returnTo`). */
 function clockPanel(ctx: CardContext, returnTo: string, shortcuts: readonly Shortcut[] = []): Html {
   const now = ctx.clock.millis();
   // To the second: a move computed a moment before it was made lands a few milliseconds short of a whole unit.
@@ -306,11 +306,11 @@ function clockPanel(ctx: CardContext, returnTo: string, shortcuts: readonly Shor
 <h2 id="clock">Sandbox clock</h2>
 <p>Sandbox time <strong><time datetime="${new Date(now).toISOString()}" id="sandbox-time">${timestamp(now)} UTC</time></strong>
 · <span id="clock-state">${how}</span>. It only moves forward; every charge and autopayment on the way happens in order, once.</p>
-<form method="post" action="/sandbox/clock" class="inline" aria-label="Move the clock forward by">
+<form method="post" action="/clock" class="inline" aria-label="Move the clock forward by">
 ${back}<span>Move forward:</span>
 ${STEPS.map(([value, text]) => html`<button type="submit" name="advance" value="${value}">${text}</button>`)}
 </form>
-<form method="post" action="/sandbox/clock" class="inline">
+<form method="post" action="/clock" class="inline">
 ${back}<label for="clock-to">Move to (UTC)</label>
 <input id="clock-to" name="to" type="text" required size="19" spellcheck="false" autocomplete="off" aria-describedby="clock-to-hint"
  pattern="${TO_PATTERN}" title="YYYY-MM-DD HH:MM:SS, 24-hour, UTC" value="${timestamp(now)}">
@@ -318,7 +318,7 @@ ${back}<label for="clock-to">Move to (UTC)</label>
 <span class="note" id="clock-to-hint">24-hour UTC, YYYY-MM-DD HH:MM:SS (the time may be left out)</span>
 </form>
 ${shortcuts.map(
-  (s) => html`<form method="post" action="/sandbox/clock" class="inline">${back}<input type="hidden" name="to" value="${new Date(s.to).toISOString()}"><button type="submit">${s.text}</button></form>`,
+  (s) => html`<form method="post" action="/clock" class="inline">${back}<input type="hidden" name="to" value="${new Date(s.to).toISOString()}"><button type="submit">${s.text}</button></form>`,
 )}
 </section>`;
 }
