@@ -32,7 +32,7 @@ function jumpMessage(page: string): string | undefined {
 
 /** Submits a clock form of the pages as the browser does; the page the redirect leads to, and its address. */
 async function moveWithForm(client: Client, fields: Record<string, string>): Promise<{ location: string; page: string }> {
-  const res = await fetch(`${client.sandbox.url}/sandbox/clock`, { method: 'POST', body: new URLSearchParams(fields), redirect: 'manual' });
+  const res = await fetch(`${client.sandbox.url}/clock`, { method: 'POST', headers: { authorization: client.basic }, body: new URLSearchParams(fields), redirect: 'manual' });
   assert.equal(res.status, 303);
   const location = res.headers.get('location') ?? '';
   const page = await fetch(`${client.sandbox.url}${location}`);
@@ -77,7 +77,7 @@ describe('sandbox client card', () => {
       assert.match(page, /No saved payment methods\./);
 
       assert.match(page, /<time datetime="2026-04-10T09:00:00.000Z" id="sandbox-time">2026-04-10 09:00:00 UTC<\/time>/);
-      assert.match(page, /<form method="post" action="\/sandbox\/clock" class="inline"[^>]*>\s*<input type="hidden" name="return_to" value="\/agreements\/1001">/);
+      assert.match(page, /<form method="post" action="\/clock" class="inline"[^>]*>\s*<input type="hidden" name="return_to" value="\/agreements\/1001">/);
       assert.match(page, /<button type="submit" name="advance" value="P1D">\+1 day<\/button>/);
       assert.equal(value(page, 'clock-state'), 'stands still until moved');
       // "Move to" shows and takes the 24-hour UTC time of the rest of the page, whatever the browser's locale.
@@ -119,7 +119,7 @@ describe('sandbox client card', () => {
       const home = await (await fetch(`${client.sandbox.url}/`)).text();
       assert.match(home, /Agreement AG-1001 \(id 1001\) · balance <span class="num">0\.00<\/span><\/h3>\s*<p>Recommended payment <span class="num">1140\.00<\/span> · <a href="\/agreements\/1001">/);
       assert.match(home, /href="\/agreements\/1003"/);
-      assert.match(home, /action="\/sandbox\/clock"/);
+      assert.match(home, /action="\/clock"/);
       for (const path of ['/agreements/4040', '/agreements/abc', '/agreements/0']) {
         const res = await fetch(`${client.sandbox.url}${path}`);
         assert.equal(res.status, 404, path);
@@ -143,7 +143,7 @@ describe('sandbox client card', () => {
 
       client.sandbox.advance('P1D');
 
-      const res = await fetch(`${client.sandbox.url}${action}`, { method: 'POST', redirect: 'manual' });
+      const res = await fetch(`${client.sandbox.url}${action}`, { method: 'POST', headers: { authorization: client.basic }, redirect: 'manual' });
       assert.equal(res.status, 303);
       assert.equal(res.headers.get('location'), '/agreements/1001');
       const stored = client.sandbox.store.paymentMethods.get(method)!;
@@ -156,12 +156,12 @@ describe('sandbox client card', () => {
       assert.doesNotMatch(page, /Disable autopayment<\/button>/);
       assert.match(page, /Autopayment<\/dt><dd><span class="muted">not connected/);
       client.sandbox.advance('PT1H');
-      assert.equal((await fetch(`${client.sandbox.url}${action}`, { method: 'POST', redirect: 'manual' })).status, 303, 'again: harmless');
+      assert.equal((await fetch(`${client.sandbox.url}${action}`, { method: 'POST', headers: { authorization: client.basic }, redirect: 'manual' })).status, 303, 'again: harmless');
       assert.match(row(await card(client, 1001), 'Visa •••• 4242 (bank_card)'), / 2026-04-11 09:00:00 —$/, 'and keeps the first date');
       const home = await (await fetch(`${client.sandbox.url}/`)).text();
       assert.equal(row(home, 'Visa •••• 4242 (bank_card)'), `${method} Visa •••• 4242 (bank_card) A disabled code 3 off 2026-04-10 09:00:00 2026-04-11 09:00:00`);
 
-      const other = await fetch(`${client.sandbox.url}/agreements/1001/payment-methods/${foreign}/disable`, { method: 'POST', redirect: 'manual' });
+      const other = await fetch(`${client.sandbox.url}/agreements/1001/payment-methods/${foreign}/disable`, { method: 'POST', headers: { authorization: client.basic }, redirect: 'manual' });
       assert.equal(other.status, 404, 'a method of another agreement');
       assert.equal(client.sandbox.store.paymentMethods.get(foreign)!.enable_auto_payments, true);
 
@@ -180,7 +180,7 @@ describe('sandbox client card', () => {
       // The client pays 500.00 with A and saves the card, on the payment system's page.
       const created = await client.pay(payment('A', AUTOPAY_A, { amount: 500 }));
       const hosted = await (await fetch(created.confirmation_url)).text();
-      assert.match(hosted, /Saved, with autopayments connected/);
+      assert.match(hosted, /Saved, with autopayment connected/);
       const paid = await decide(created.confirmation_url, 'pay');
       assert.equal(paid.headers.get('location'), `${SHOP}/back?payment_id=${created.payment_id}&status=succeeded`);
 
@@ -192,8 +192,9 @@ describe('sandbox client card', () => {
       // The developer presses the card's "a day before the next period" button.
       const shortcut = /<input type="hidden" name="to" value="([^"]+)"><button type="submit">Move to [^<]*1 day before the next period/.exec(page);
       assert.ok(shortcut, 'the card offers the move');
-      const moved = await fetch(`${client.sandbox.url}/sandbox/clock`, {
+      const moved = await fetch(`${client.sandbox.url}/clock`, {
         method: 'POST',
+        headers: { authorization: client.basic },
         body: new URLSearchParams({ return_to: '/agreements/1001', to: shortcut[1]! }),
         redirect: 'manual',
       });
