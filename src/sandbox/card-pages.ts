@@ -12,7 +12,7 @@ import { TRIGGER_TEXT } from './autopayments.js';
 import { DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS, dateOf, timestamp } from './calendar.js';
 import type { Charging } from './charging.js';
 import type { SandboxClock } from './clock.js';
-import { agreementLabel, page, type Html } from './pages.js';
+import { agreementLabel, agreementTitle, page, type Html } from './pages.js';
 import { monthlyPrice } from './pricing.js';
 import type { ClockJump, Scheduler } from './scheduler.js';
 import {
@@ -55,8 +55,8 @@ const money = formatMinorUnits;
 export function homePage(ctx: CardContext, jump?: ReportedJump): Html {
   const users = [...ctx.store.users.values()];
   return page(
-    'Billing sandbox: client card',
-    html`<h1>Client card</h1>
+    'Billing sandbox: clients',
+    html`<h1>Clients and their agreements</h1>
 ${jump ? jumpStatus(ctx, jump) : ''}
 ${clockPanel(ctx, '/')}
 ${users.map(
@@ -76,7 +76,8 @@ function agreementSummary(ctx: CardContext, agreement: Agreement): Html {
   const methods = store.methodsOf(id);
   const payments = store.paymentsOf(id);
   const recommended = ctx.charging.recommendedPayment(id, ctx.clock.millis());
-  return html`<h3>Agreement ${agreementLabel(agreement)} (id ${id}) · balance <span class="num">${money(agreement.balance)}</span></h3>
+  const heading = agreement.agreement_number ? `${agreementTitle(agreement)} (id ${id})` : agreementTitle(agreement);
+  return html`<h3>${heading} · balance <span class="num">${money(agreement.balance)}</span></h3>
 <p>Recommended payment <span class="num">${money(recommended)}</span> · <a href="/agreements/${id}">Open the client card of ${agreementLabel(agreement)}</a></p>
 ${methods.length
   ? html`<div class="table-wrap"><table><caption>Saved payment methods</caption>
@@ -112,9 +113,9 @@ export function agreementPage(ctx: CardContext, agreement: Agreement, jump?: Rep
   if (nextStart !== undefined) shortcuts.push({ to: nextStart, text: `Move to ${timestamp(nextStart)}: the next period starts` });
 
   return page(
-    `Client card: ${label}`,
+    `Client card: ${agreementTitle(agreement)}`,
     html`<nav><a href="/">All clients</a></nav>
-<h1>Client card · ${label}</h1>
+<h1>Client card · ${agreementTitle(agreement)}</h1>
 ${jump ? jumpStatus(ctx, jump, agreement) : ''}
 ${clockPanel(ctx, `/agreements/${id}`, shortcuts)}
 <section class="card" aria-labelledby="client">
@@ -123,7 +124,7 @@ ${clockPanel(ctx, `/agreements/${id}`, shortcuts)}
 <dt>Client</dt><dd>${user ? html`${user.organization} (client id ${user.user_id})` : 'unknown'}</dd>
 ${user ? html`<dt>Contact</dt><dd>${user.full_name ?? '—'}, ${user.email}</dd>` : ''}
 ${user?.taxpayer_number ? html`<dt>Taxpayer number</dt><dd>${user.taxpayer_number}</dd>` : ''}
-<dt>Agreement</dt><dd>${label} (id ${id}), concluded ${agreement.create_date}${agreement.is_offer && agreement.agreement_number ? ', offer agreement' : ''}</dd>
+<dt>Agreement</dt><dd>${agreement.agreement_number ? `${label} (id ${id})` : `id ${id}, no number`}, ${agreement.is_offer ? 'an offer agreement, ' : ''}concluded ${agreement.create_date}</dd>
 <dt>Balance</dt><dd class="num" id="balance">${money(agreement.balance)}</dd>
 <dt>Recommended payment</dt><dd class="num" id="recommended">${money(charging.recommendedPayment(id, now))}</dd>
 <dt>Autopayment</dt><dd>${autopayMethod

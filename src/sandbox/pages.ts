@@ -76,9 +76,15 @@ ${body}
 </html>`;
 }
 
+/** How an agreement is named inside a sentence: its number ("AG-1001"), or "offer agreement 1003" when it has none. */
 export function agreementLabel(agreement: Agreement | undefined): string {
   if (!agreement) return 'unknown agreement';
-  return agreement.agreement_number ?? `offer agreement no. ${agreement.agreement_id}`;
+  return agreement.agreement_number ?? `offer agreement ${agreement.agreement_id}`;
+}
+
+/** How an agreement is named in a heading: "Agreement AG-1001", or "Offer agreement 1003" when it has no number. */
+export function agreementTitle(agreement: Agreement): string {
+  return agreement.agreement_number ? `Agreement ${agreement.agreement_number}` : `Offer agreement ${agreement.agreement_id}`;
 }
 
 function savingText(payment: Payment): string {

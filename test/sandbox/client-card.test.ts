@@ -53,7 +53,7 @@ describe('sandbox client card', () => {
   it('AG-1001: client, balance, recommended payment, the subscription with its versions, charges and payments, the clock', () =>
     onCard(async (client) => {
       const page = await card(client, 1001);
-      assert.match(page, /<h1>Client card · AG-1001<\/h1>/);
+      assert.match(page, /<h1>Client card · Agreement AG-1001<\/h1>/);
       assert.match(page, /<dt>Client<\/dt><dd>Demo LLC \(client id 1\)<\/dd>/);
       assert.match(page, /<dd>Ivan Petrov, client@example\.com<\/dd>/);
       assert.match(page, /AG-1001 \(id 1001\), concluded 2024-01-15/);
@@ -97,8 +97,8 @@ describe('sandbox client card', () => {
   it('shows waiting, blocked and changed subscriptions as they are', () =>
     onCard(async (client) => {
       const waiting = await card(client, 1003);
-      assert.match(waiting, /<h1>Client card · offer agreement no\. 1003<\/h1>/);
-      assert.match(waiting, /<dd>offer agreement no\. 1003 \(id 1003\), concluded 2024-03-01<\/dd>/);
+      assert.match(waiting, /<h1>Client card · Offer agreement 1003<\/h1>/);
+      assert.match(waiting, /<dd>id 1003, no number, an offer agreement, concluded 2024-03-01<\/dd>/);
       assert.equal(value(waiting, 'state-2'), 'awaiting activation');
       // The quarter April–June from 1 April: 61 of 91 days of 900.00 would have been 603.30; from now, less.
       assert.match(waiting, /To activate now<\/dt><dd class="num">[\d.]+ \(the rest of the current period\)/);
@@ -242,9 +242,9 @@ describe('sandbox client card', () => {
       const home = await (await fetch(`${client.sandbox.url}/?jump=${number}`)).text();
       const message = jumpMessage(home)!;
       assert.match(message, /What happened on the way: 1 financial blocking, 1 subscription awaiting activation and 1 period not charged\. /);
-      assert.match(message, /2026-04-20 00:00:00 offer agreement no\. 1004: Subscription 3 \(&lt;b&gt;Fancy&lt;\/b&gt; &amp; &quot;quoted&quot;\): started without the funds/, 'every agreement, named');
-      assert.match(message, /2026-05-01 00:00:00 AG-1001: Subscription 1 \(Office internet\): the balance does not cover the period 2026-05-01 – 2026-06-01 \(1140\.00\): financial blocking 2026-05-01 00:00:00 offer agreement no\. 1004: Subscription 3 .*: period 2026-05-01 – 2026-06-01 not charged: awaiting activation$/);
-      assert.ok(home.includes('<span class="bad">offer agreement no. 1004: Subscription 3 (&lt;b&gt;Fancy&lt;/b&gt; &amp; &quot;quoted&quot;)'), 'escaped');
+      assert.match(message, /2026-04-20 00:00:00 offer agreement 1004: Subscription 3 \(&lt;b&gt;Fancy&lt;\/b&gt; &amp; &quot;quoted&quot;\): started without the funds/, 'every agreement, named');
+      assert.match(message, /2026-05-01 00:00:00 AG-1001: Subscription 1 \(Office internet\): the balance does not cover the period 2026-05-01 – 2026-06-01 \(1140\.00\): financial blocking 2026-05-01 00:00:00 offer agreement 1004: Subscription 3 .*: period 2026-05-01 – 2026-06-01 not charged: awaiting activation$/);
+      assert.ok(home.includes('<span class="bad">offer agreement 1004: Subscription 3 (&lt;b&gt;Fancy&lt;/b&gt; &amp; &quot;quoted&quot;)'), 'escaped');
       assert.doesNotMatch(home, /<b>Fancy/);
       assert.match(home, /<section class="card notice" role="status" aria-labelledby="jump">\s*<h2 id="jump">The clock moved 20 days 14 hours forward<\/h2>/);
     }));
