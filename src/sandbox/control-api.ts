@@ -31,6 +31,7 @@ import {
   setLeadDays,
   settings,
   unfreezeClock,
+  type FaultsView,
   type OperationsContext,
 } from './operations.js';
 import { issuesMessage } from './schemas.js';
@@ -82,7 +83,7 @@ export function controlApi(ctx: OperationsContext, auth: MiddlewareHandler): Hon
     c.json(disableMethod(ctx, idOf(c.req.param('id'), 'agreement'), idOf(c.req.param('method'), 'payment method')), 200, NO_STORE),
   );
 
-  api.get('/faults', (c) => c.json({ faults: faultsView(ctx) }, 200, NO_STORE));
+  api.get('/faults', (c) => c.json({ faults: wireFaults(faultsView(ctx)) }, 200, NO_STORE));
   api.post('/faults', async (c) => {
     const input = await body(c, faultSchema);
     const fault: Fault = {
@@ -93,9 +94,9 @@ export function controlApi(ctx: OperationsContext, auth: MiddlewareHandler): Hon
       ...(input.retry_after !== undefined && { retryAfter: input.retry_after }),
       ...(input.times !== undefined && { times: input.times }),
     };
-    return c.json({ faults: setFault(ctx, TARGETS[input.target], fault) }, 200, NO_STORE);
+    return c.json({ faults: wireFaults(setFault(ctx, TARGETS[input.target], fault)) }, 200, NO_STORE);
   });
-  api.delete('/faults', (c) => c.json({ faults: clearFaults(ctx) }, 200, NO_STORE));
+  api.delete('/faults', (c) => c.json({ faults: wireFaults(clearFaults(ctx)) }, 200, NO_STORE));
 
   api.post('/reset', (c) => c.json(reset(ctx), 200, NO_STORE));
 
@@ -108,6 +109,24 @@ export function controlApi(ctx: OperationsContext, auth: MiddlewareHandler): Hon
   });
   api.notFound((c) => c.json({ code: 404, error: { message: 'no such control endpoint' } }, 404));
   return api;
+}
+
+/** The faults set, written as `POST /faults` takes them: `{eps_payments: {status: 429, retry_after: 5, times: 1}}`. */
+function wireFaults(faults: FaultsView): Record<string, Record<string, unknown>> {
+  const targetOf = Object.fromEntries(Object.entries(TARGETS).map(([wire, route]) => [route, wire]));
+  return Object.fromEntries(
+    Object.entries(faults).map(([route, f]) => [
+      targetOf[route] ?? route,
+      {
+        ...(f.status !== undefined && { status: f.status }),
+        ...(f.delayMs !== undefined && { delay_ms: f.delayMs }),
+        ...(f.garbage !== undefined && { garbage: f.garbage }),
+        ...(f.drop && { reset: true }),
+        ...(f.retryAfter !== undefined && { retry_after: f.retryAfter }),
+        ...(f.times !== undefined && { times: f.times }),
+      },
+    ]),
+  );
 }
 
 /** The JSON body (an empty one reads as `{}`), checked by `schema`; 415 when not JSON, 400 when invalid. */

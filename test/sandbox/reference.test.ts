@@ -260,7 +260,7 @@ describe('sandbox reference: only the documented HTTP API, against the sandbox p
     const send = () => fetch(`${url}/api/rest/v1/eps_payments`, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
     const set = await control('POST', '/faults', { target: 'eps_payments', status: 500, times: 2 });
-    assert.deepEqual(set.body, { faults: { epsPayments: { status: 500, times: 2 } } });
+    assert.deepEqual(set.body, { faults: { eps_payments: { status: 500, times: 2 } } });
     assert.deepEqual([(await send()).status, (await send()).status, (await send()).status], [500, 500, 201]);
     assert.deepEqual((await control('GET', '/faults')).body, { faults: {} }, 'used up');
 
