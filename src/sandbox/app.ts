@@ -18,10 +18,11 @@
  * - `GET /tariffs` → `{tariffs: [{tariff_id, name}]}`; `/periods` → `{periods: [{period_id, name, months}]}`;
  *   `/services` → `{services: [{tariff_service_id, name, price}]}`, prices as decimal text ("990.00"): the price of
  *   one unit for one month; a period of m months costs m times as much.
- * - Time: one sandbox clock (`clock.ts`), UTC. It starts at the real time and runs with it (or stands still until
- *   moved: `clock: {frozen: true}`, for tests); `POST /sandbox/clock` (outside the API, no token) and the pages move
- *   it forward only, and every event on the way is processed in time order, once (`scheduler.ts`). Bearer tokens
- *   keep real time, so moving the clock does not log the relay out.
+ * - Time: one sandbox clock (`clock.ts`), UTC. It starts at the real time or a given one, and runs with real time or
+ *   stands still until moved (`clock: {start, frozen}`; `SANDBOX_START`, `SANDBOX_CLOCK`); the control API
+ *   (`control-api.ts`, `/sandbox/…`, behind the Basic credentials or a control token) and the pages' forms move it
+ *   forward only, and every event on the way is processed in time order, once (`scheduler.ts`). Bearer tokens live by
+ *   this clock: moving it past `expires_in` expires them.
  * - Charging (`charging.ts`): periods are aligned to the calendar (monthly: from the 1st). Each period is charged in
  *   advance at its start, in full, with the version in force then — only if the balance covers it: otherwise nothing
  *   is charged and the subscription enters financial blocking (its first period: awaits activation). A start inside a
@@ -47,11 +48,14 @@
  *   autopayment" posts to `/agreements/{id}/payment-methods/{method}/disable` and comes back (303).
  * - `POST /eps_payments` answers 201 `{payment_id, status: 'pending', amount: '1500.50', confirmation_url}`. The
  *   amount must be a JSON number > 0 with at most two decimals and at most 15 significant digits (so it reads
- *   exactly). The agreement is found by every lookup kind; a client-level kind (login, full name, e-mail, client id =
+ *   exactly). `eps_params` follow the billing's rules (`BILLING_POLICY` of the shared model), looser than this
+ *   product's: `save_payment_method` alone saves a method without autopayment, `cancel_payment` needs no saving,
+ *   booleans may be the texts "true"/"false"; only `enable_autopayments` without saving is refused. The agreement is found by every lookup kind; a client-level kind (login, full name, e-mail, client id =
  *   user_id, taxpayer number) takes the client's first agreement; e-mail and full name ignore case.
  * - The hosted page `POST /pay/{id}` (`decision=pay|decline`) redirects 303 to the system's return URL with
  *   `payment_id` and `status=succeeded|declined` set in its query; without a return URL it shows the outcome. A
- *   payment is decided once. A link-only payment (A with `cancel_payment`) saves the method without crediting.
+ *   payment is decided once; `card` picks one of three test cards. A test payment (A with `cancel_payment`) is not
+ *   credited. A card the agreement already holds (active, same system) is not saved twice.
  * - The client id (lookup kind 10) is the `user_id`. `POST /users` also takes the sandbox extras `login`,
  *   `full_name`, `taxpayer_number`, and `POST /agreements` `accounting_code`, `account_number`, so created records
  *   can be found by every lookup kind.
