@@ -418,7 +418,7 @@ export function createSandboxApp(options: SandboxAppOptions = {}, state: Sandbox
   app.get('/pay/:id', (c) => {
     const payment = hostedPayment(c);
     if (payment.status !== 'pending') return c.html(outcomePage(payment, returnUrlOf(payment)));
-    return c.html(paymentPage(payment, store.agreements.get(payment.agreement_id)));
+    return c.html(paymentPage(payment, store.agreements.get(payment.agreement_id), store.defaultCard(payment.agreement_id, payment.system)));
   });
 
   app.post('/pay/:id', bodyLimit({ maxSize: 4 * 1024 }), async (c) => {
@@ -426,7 +426,7 @@ export function createSandboxApp(options: SandboxAppOptions = {}, state: Sandbox
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const decision = form.decision;
     if (decision !== 'pay' && decision !== 'decline') throw new HTTPException(400, { message: 'Choose Pay or Decline.' });
-    const card = form.card ?? TEST_CARDS[0];
+    const card = form.card ?? store.defaultCard(payment.agreement_id, payment.system);
     if (typeof card !== 'string' || !(TEST_CARDS as readonly string[]).includes(card)) throw new HTTPException(400, { message: 'Choose one of the test cards.' });
     const { first } = store.decidePayment(payment, decision, card);
     if (first && payment.credited) state.charging.settle(payment.agreement_id, clock.millis());

@@ -93,7 +93,7 @@ function savingText(payment: Payment): string {
 }
 
 /** The page a payment system shows: what is paid, and the choice to pay or decline (a plain form, no script). */
-export function paymentPage(payment: Payment, agreement: Agreement | undefined): Html {
+export function paymentPage(payment: Payment, agreement: Agreement | undefined, defaultCard: string): Html {
   const amount = formatMinorUnits(payment.amount);
   const title = `System ${payment.system}: pay ${amount}`;
   return page(
@@ -107,8 +107,8 @@ export function paymentPage(payment: Payment, agreement: Agreement | undefined):
 </dl>
 <form method="post">
 <fieldset class="cards"><legend>Sandbox test card</legend>
-${TEST_CARDS.map((card, index) =>
-  index === 0
+${TEST_CARDS.map((card) =>
+  card === defaultCard
     ? html`<label><input type="radio" name="card" value="${card}" checked> ${card}</label>`
     : html`<label><input type="radio" name="card" value="${card}"> ${card}</label>`,
 )}

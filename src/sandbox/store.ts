@@ -410,7 +410,7 @@ export class SandboxStore {
    * saved twice: that method is used (and gets autopayment if this request connects it). A payment already decided is
    * returned unchanged.
    */
-  decidePayment(payment: Payment, decision: PaymentDecision, card: string = TEST_CARDS[0]): DecisionResult {
+  decidePayment(payment: Payment, decision: PaymentDecision, card: string = this.defaultCard(payment.agreement_id, payment.system)): DecisionResult {
     if (payment.status !== 'pending') return { payment, first: false };
     payment.decided_at = timestamp(this.now());
     if (decision === 'decline') {
@@ -448,6 +448,15 @@ export class SandboxStore {
       payment.payment_method_id = method.payment_method_id;
     }
     return { payment, first: true };
+  }
+
+  /**
+   * The test card the hosted page offers first: one the agreement has not saved yet as an active method of this
+   * system (so saving twice in a row gives two cards, as a client with two cards would), else the first.
+   */
+  defaultCard(agreementId: number, system: SystemId): string {
+    const saved = new Set(this.methodsOf(agreementId).filter((m) => m.status === METHOD_ACTIVE && m.system === system).map((m) => m.title));
+    return TEST_CARDS.find((card) => !saved.has(card)) ?? TEST_CARDS[0];
   }
 
   /** Disables a method and its autopayment (idempotent). */

@@ -330,11 +330,16 @@ describe('sandbox reference: only the documented HTTP API, against the sandbox p
     assert.match(refused.body.error.message, /^eps_params\.enable_autopayments: .*\(link_rule\)$/);
   });
 
-  it('saving the same card twice keeps one method', async () => {
+  it('saving twice gives two cards by default; saving the same card again keeps one method', async () => {
     const save = { save_payment_method: true, enable_autopayments: true, preferred_method: true };
+    const titles = async () =>
+      (await api('GET', '/payment_methods?agreement_id=1001')).body.response.payment_methods.map((m: { title: string; enable_auto_payments: boolean }) => [m.title, m.enable_auto_payments]);
     await pay(payment(5, 'AG-1001', 10, 'A', { save_payment_method: true }));
     await pay(payment(5, 'AG-1001', 10, 'A', save));
-    const methods = (await api('GET', '/payment_methods?agreement_id=1001')).body.response.payment_methods;
-    assert.deepEqual(methods.map((m: { title: string; enable_auto_payments: boolean }) => [m.title, m.enable_auto_payments]), [['Visa •••• 4242', true]]);
+    assert.deepEqual(await titles(), [['Visa •••• 4242', false], ['Mastercard •••• 4444', true]]);
+    const created = await api('POST', '/eps_payments', payment(5, 'AG-1001', 10, 'A', save));
+    const res = await fetch(created.body.response.confirmation_url, { method: 'POST', body: new URLSearchParams({ decision: 'pay', card: 'Visa •••• 4242' }), redirect: 'manual' });
+    assert.equal(res.status, 303);
+    assert.deepEqual(await titles(), [['Visa •••• 4242', true], ['Mastercard •••• 4444', true]], 'the same card: its method gets autopayment');
   });
 });
