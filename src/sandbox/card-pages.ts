@@ -91,7 +91,9 @@ ${payments.length
   : html`<p class="note">No payments.</p>`}
 ${store.subscriptionsOf(id).map((s) => {
   const current = s.versions.at(-1)!;
-  return html`<p>Subscription ${s.subscription_id}: ${current.description || 'no description'} · tariff ${current.tariff_id}, period ${current.period_id} · version ${current.version} from ${current.starts_at} · <span class="${STATE_CLASS[s.billing.state]}">${STATE_TEXT[s.billing.state]}</span></p>`;
+  const tariff = store.tariffs.get(current.tariff_id);
+  const period = tariff?.periods.find((p) => p.period_id === current.period_id);
+  return html`<p>Subscription ${s.subscription_id}: ${current.description || 'no description'} · ${tariff?.name ?? `tariff ${current.tariff_id}`}, ${period?.name ?? `period ${current.period_id}`} · version ${current.version} from ${current.starts_at} · <span class="${STATE_CLASS[s.billing.state]}">${STATE_TEXT[s.billing.state]}</span></p>`;
 })}`;
 }
 
@@ -253,7 +255,7 @@ ${methods.length
   ? html`<div class="table-wrap"><table><caption>Saved payment methods and their autopayment</caption>
 <thead><tr><th scope="col">Id</th><th scope="col">Method</th><th scope="col">System</th><th scope="col">Status</th><th scope="col">Autopayment</th><th scope="col">Saved</th><th scope="col">Disabled</th><th scope="col">Action</th></tr></thead>
 <tbody>${methods.map((m) => methodRow(store, m, agreementId))}</tbody></table></div>`
-  : html`<p class="note">No saved payment methods. Paying with system A or B and saving the method connects autopayments.</p>`}
+  : html`<p class="note">No saved payment methods. A payment with system A or B that saves the method adds it here, with autopayment when the request connects it.</p>`}
 </section>`;
 }
 
