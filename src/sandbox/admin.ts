@@ -2,14 +2,15 @@
  * The sandbox's pages for people: the client cards (`GET /`, `GET /agreements/{id}`, readable without credentials),
  * and their forms, which need the sandbox's Basic credentials (the browser asks once) and a same-origin post: "Disable
  * autopayment" (`POST /agreements/{id}/payment-methods/{method}/disable`, then back to the card) and the clock
- * (`POST /clock`, then back to `return_to?jump=N`, where the page says what jump N did). The forms call the same
- * operations as the JSON control API (`operations.ts`).
+ * (`POST /clock`, then back to `return_to?jump=N`, where the page says what jump N did), "Stop the clock" / "Let the
+ * clock run" (`POST /clock/freeze`, `/clock/unfreeze`) and "Reset to the seed data" (`POST /reset`), each back to
+ * `return_to`. The forms call the same operations as the JSON control API (`operations.ts`).
  */
 import type { Context, Env as HonoEnv, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { agreementPage, homePage, type ReportedJump } from './card-pages.js';
-import { OperationError, disableMethod, moveClock, type OperationsContext } from './operations.js';
+import { OperationError, disableMethod, freezeClock, moveClock, reset, unfreezeClock, type OperationsContext } from './operations.js';
 import { messagePage } from './pages.js';
 import type { ClockJump } from './scheduler.js';
 
@@ -59,6 +60,15 @@ export function mountAdmin<E extends HonoEnv>(app: Hono<E>, state: OperationsCon
     jumps.delete(number - JUMPS_KEPT);
     return c.redirect(`${localPath(field('return_to'))}?jump=${number}`, 303);
   });
+
+  // The clock's state and the seed, as the control API's POST /sandbox/clock/freeze, …/unfreeze and /sandbox/reset.
+  const back = async (c: Context) => {
+    const body = await c.req.parseBody();
+    return c.redirect(localPath(typeof body.return_to === 'string' ? body.return_to : undefined), 303);
+  };
+  app.post('/clock/freeze', ...form, (c) => (freezeClock(state), back(c)));
+  app.post('/clock/unfreeze', ...form, (c) => (unfreezeClock(state), back(c)));
+  app.post('/reset', ...form, (c) => (reset(state), back(c)));
 
   function agreementOf(id: string | undefined) {
     const text = id ?? '';

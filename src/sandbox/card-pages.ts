@@ -323,6 +323,9 @@ ${back}<label for="clock-to">Move to (UTC)</label>
 ${shortcuts.map(
   (s) => html`<form method="post" action="/clock" class="inline">${back}<input type="hidden" name="to" value="${new Date(s.to).toISOString()}"><button type="submit">${s.text}</button></form>`,
 )}
+<form method="post" action="${ctx.clock.frozen ? '/clock/unfreeze' : '/clock/freeze'}" class="inline">${back}<button type="submit">${ctx.clock.frozen ? 'Let the clock run with real time' : 'Stop the clock'}</button></form>
+<form method="post" action="/reset" class="inline">${back}<button type="submit">Reset to the seed data</button>
+<span class="note">the data, the clock and N as at start-up</span></form>
 </section>`;
 }
 

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSandboxState } from '../../src/sandbox/app.js';
 import { agreementPage, spanText } from '../../src/sandbox/card-pages.js';
-import { AUTOPAY_A, INTERNET, SHOP, T0, decide, newAgreement, payment, saveMethod, startFrozen, subscribe, type Client } from './helpers.js';
+import { AUTOPAY_A, INTERNET, SHOP, T0, decide, moveClock, newAgreement, payment, saveMethod, startFrozen, subscribe, topUp, type Client } from './helpers.js';
 
 async function card(client: Client, agreementId: number | string): Promise<string> {
   const res = await fetch(`${client.sandbox.url}/agreements/${agreementId}`);
@@ -268,5 +268,36 @@ describe('sandbox client card', () => {
     state.scheduler.advance('PT2H30M');
     assert.equal(await clockState(), 'moved 1 day 2 hours 30 minutes forward so far; it runs on with real time from the moved time');
     assert.deepEqual([spanText(0), spanText(61_000), spanText(90_061_000), spanText(3 * 86_400_000 + 5_000)], ['less than a second', '1 minute 1 second', '1 day 1 hour 1 minute', '3 days 5 seconds']);
+  });
+});
+
+describe('sandbox pages: the clock\'s state and the seed, with the control API\'s operations', () => {
+  it('"Stop the clock", "Let the clock run" and "Reset to the seed data" post with the credentials and come back', async () => {
+    const client = await startFrozen();
+    try {
+      const post = (path: string, authorization?: string) =>
+        fetch(`${client.sandbox.url}${path}`, { method: 'POST', headers: authorization ? { authorization } : {}, body: new URLSearchParams({ return_to: '/agreements/1001' }), redirect: 'manual' });
+      const clock = async () => (await client.control('GET', '/clock')).body as { now: string; frozen: boolean };
+      assert.match(await (await fetch(`${client.sandbox.url}/agreements/1001`)).text(), /<form method="post" action="\/clock\/unfreeze" class="inline">.*Let the clock run with real time/);
+      assert.equal((await post('/clock/unfreeze')).status, 401, 'no credentials, no change');
+      const foreign = await fetch(`${client.sandbox.url}/clock/unfreeze`, { method: 'POST', headers: { authorization: client.basic, origin: 'https://evil.example' }, redirect: 'manual' });
+      assert.equal(foreign.status, 403, 'a form posted from another site, even with the credentials the browser holds');
+      assert.equal((await clock()).frozen, true);
+      const unfrozen = await post('/clock/unfreeze', client.basic);
+      assert.deepEqual([unfrozen.status, unfrozen.headers.get('location')], [303, '/agreements/1001']);
+      assert.equal((await clock()).frozen, false);
+      assert.match(await (await fetch(`${client.sandbox.url}/agreements/1001`)).text(), /action="\/clock\/freeze" class="inline">.*Stop the clock/);
+      assert.equal((await post('/clock/freeze', client.basic)).status, 303);
+      assert.equal((await clock()).frozen, true);
+
+      await topUp(client, 1001, 500);
+      await moveClock(client, { advance: 'P40D' });
+      assert.equal((await post('/reset', client.basic)).status, 303);
+      assert.equal((await clock()).now, '2026-04-10T09:00:00.000Z');
+      const report = (await client.control('GET', '/agreements/1001')).body as { balance: string; payments: unknown[] };
+      assert.deepEqual([report.balance, report.payments], ['0.00', []]);
+    } finally {
+      await client.close();
+    }
   });
 });
