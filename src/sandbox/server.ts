@@ -8,6 +8,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { API_PREFIX, DEFAULT_EPS_UUIDS, createSandboxApp, createSandboxState, type SandboxAppOptions, type SandboxCall, type SandboxCounts } from './app.js';
 import { SANDBOX_DEFAULTS, loadSandboxConfig } from './config.js';
 import type { SandboxFaults } from './faults.js';
+import { reset } from './operations.js';
 import type { ClockJump } from './scheduler.js';
 import type { SandboxStore } from './store.js';
 
@@ -40,6 +41,8 @@ export interface Sandbox {
   faults: SandboxFaults;
   /** Forgets every token issued: the next request with one is answered 401. */
   revokeTokens(): void;
+  /** Back to the seed, as `POST /sandbox/reset`. */
+  reset(): void;
   /**
    * The environment variables a relay needs to talk to this sandbox (`BILLING_BASE_URL`, its credentials and the
    * three `EPS_UUID_*`), for `loadConfig({...sandbox.relayEnv(), ALLOWED_ORIGINS, …})`.
@@ -92,6 +95,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     counts: state.counts,
     faults: state.faults,
     revokeTokens: () => state.tokens.revokeAll(),
+    reset: () => void reset(state),
     relayEnv: () => {
       const uuids = { ...DEFAULT_EPS_UUIDS, ...options.epsUuids };
       return {
