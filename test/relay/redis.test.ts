@@ -115,9 +115,10 @@ describe('relay: a Redis that goes away', () => {
     try {
       const key = randomUUID();
       const before = epsCalls(stack).length;
-      stack.sandbox.faults.epsPayments = { delayMs: 300, times: 1 };
+      stack.sandbox.faults.epsPayments = { delayMs: 500, times: 1 };
       const paying = stack.post(paymentA(), { 'idempotency-key': key });
-      await new Promise((resolve) => setTimeout(resolve, 100)); // the key is claimed, the billing is answering
+      // The key is claimed and the billing is answering (waited for, not guessed: a busy machine is slow).
+      for (let i = 0; i < 200 && epsCalls(stack).length === before; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
       await redis.close();
       const first = await paying;
       assert.equal(first.status, 201, 'the billing’s answer reaches the client');

@@ -89,9 +89,10 @@ describe('relay: a Redis that stops answering costs about a second (issue 12.7)'
     assert.equal((await stack.post(paymentA(), { 'idempotency-key': randomUUID() })).status, 201, 'through Redis');
 
     // A payment whose key was claimed before the freeze is at the billing when Redis stops answering.
-    stack.sandbox.faults.epsPayments = { delayMs: 300, times: 1 };
+    stack.sandbox.faults.epsPayments = { delayMs: 500, times: 1 };
+    const sentBefore = epsCalls(stack).length;
     const paying = stack.post(paymentA(), { 'idempotency-key': inFlight });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let i = 0; i < 200 && epsCalls(stack).length === sentBefore; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
     redis.freeze();
     assert.equal((await paying).status, 201, 'the billing’s answer reaches the client');
 
