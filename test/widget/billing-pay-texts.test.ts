@@ -54,7 +54,8 @@ function untranslated(pairs: [where: string, ru: string, en: string][]): string[
 /** German, as a merchant would add it: no fork, only the `texts` property. */
 const GERMAN: TextsOption = {
   de: {
-    labels: { form: 'Zahlung', system: 'Zahlungssystem', amount: 'Betrag', pay: 'Bezahlen', invalid: 'Bitte die markierten Felder korrigieren.' },
+    labels: { form: 'Zahlung', system: 'Zahlungssystem', amount: 'Betrag', pay: 'Bezahlen' },
+    errors: { validation_failed: 'Bitte die markierten Felder korrigieren.' },
     kinds: { agreement_number: 'Vertragsnummer' },
     problems: { required: 'Pflichtfeld.' },
   },
