@@ -8,7 +8,7 @@ import sinon from 'sinon';
 import { BillingPay } from '../../src/widget/billing-pay.js';
 import { TEXTS, type TextsOption } from '../../src/widget/i18n.js';
 import { PAYMENT_METHODS_TEXTS } from '../../src/widget/payment-methods.i18n.js';
-import { control, errorOf, field, labels, mount, pay, payButton, status, stubRelay, type, type RelayStub } from './helpers.js';
+import { control, cyrillicShare, errorOf, field, labels, mount, pay, payButton, status, stubRelay, type, untranslated, type RelayStub } from './helpers.js';
 
 const RELAY = 'http://relay.test';
 
@@ -23,32 +23,6 @@ function texts(el: BillingPay): string[] {
   }
   for (const node of root.querySelectorAll('[aria-label]')) found.push(node.getAttribute('aria-label')!);
   return found;
-}
-
-/** Texts that are the same in Russian and in English: brand-like words. Kept short on purpose. */
-const SAME_IN_RUSSIAN = new Set(['E-mail']);
-
-/** Latin a Russian text may hold: those words, and technical names a Russian reader knows in Latin. */
-const LATIN_IN_RUSSIAN = /E-mail|\bID\b|\bJSON\b|http\(s\)/g;
-
-/**
- * The share of Cyrillic among the letters a person reads in a text: `{placeholders}`, example addresses
- * (`name@example.com`) and the allowed Latin words aside. 0 when nothing is left.
- */
-function cyrillicShare(text: string): number {
-  const read = text.replace(/\{[^}]*\}/g, '').replace(/\S+@\S+/g, '').replace(LATIN_IN_RUSSIAN, '');
-  const letters = read.match(/\p{L}/gu) ?? [];
-  return letters.length ? letters.filter((c) => /[а-яё]/i.test(c)).length / letters.length : 0;
-}
-
-/** What is wrong with Russian texts beside their English counterparts: the same text, or too little Cyrillic. */
-function untranslated(pairs: [where: string, ru: string, en: string][]): string[] {
-  return pairs.flatMap(([where, ru, en]) => {
-    if (SAME_IN_RUSSIAN.has(ru)) return [];
-    if (ru === en) return [`${where}: "${ru}" is the English text`];
-    const share = cyrillicShare(ru);
-    return share < 0.8 ? [`${where}: "${ru}" is ${Math.round(share * 100)} % Cyrillic`] : [];
-  });
 }
 
 /** German, as a merchant would add it: no fork, only the `texts` property. */
@@ -102,7 +76,7 @@ describe('<billing-pay> languages and texts', () => {
 
   it('Russian is complete in the tables too: every text of both elements, shown or not, differs from English and is Cyrillic', () => {
     const pairs: [string, string, string][] = [];
-    for (const part of ['labels', 'kinds', 'problems'] as const) {
+    for (const part of ['labels', 'kinds', 'problems', 'errors', 'missing'] as const) {
       const ru = TEXTS.ru[part] as Record<string, string>;
       const en = TEXTS.en[part] as Record<string, string>;
       expect(Object.keys(ru).sort(), part).to.deep.equal(Object.keys(en).sort());
