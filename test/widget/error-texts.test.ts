@@ -7,7 +7,7 @@ import { expect, html, oneEvent } from '@open-wc/testing';
 import sinon from 'sinon';
 import { ERROR_CODES } from '../../src/eps/errors.js';
 import '../../src/widget/billing-pay.js';
-import { json, mount, pay, status, stubRelay, type, untranslated, type RelayStub } from './helpers.js';
+import { mount, pay, status, stubRelay, type, untranslated, type RelayStub } from './helpers.js';
 
 const RELAY = 'http://relay.test';
 const RELAY_MESSAGE = 'The relay’s own English words.';
