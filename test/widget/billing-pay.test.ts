@@ -797,6 +797,48 @@ describe('<billing-pay>', () => {
         el.remove();
       }
     });
+
+    it('a failed /config: Try again loads it at once, then waits longer after each failure; the code says what failed', async () => {
+      relay.restore();
+      let fails = 4; // two loads, each with its no-cors probe (is the relay there at all?)
+      relay = stubRelay({ config: () => (fails-- > 0 ? Promise.reject(new TypeError('Failed to fetch')) : json(CONFIG)) });
+      const configs = () => relay.requests.filter((r) => r.url.endsWith('/config') && r.method === 'GET').length;
+      const codes: string[] = [];
+      const onError = (e: Event) => codes.push((e as CustomEvent<{ code: string }>).detail.code);
+      document.addEventListener('billing-pay-error', onError);
+      const el = await fixture<BillingPay>(html`<billing-pay relay=${RELAY} lang="ru"></billing-pay>`);
+      await waitUntil(() => codes.length === 1 && el.shadowRoot!.querySelector('button'), 'no Try again');
+      const retry = () => el.shadowRoot!.querySelector<HTMLButtonElement>('button')!;
+      expect(retry().textContent).to.equal('Попробовать снова');
+      expect(status(el)).to.equal('Не удалось загрузить способы оплаты.');
+      const before = configs();
+
+      retry().click();
+      await waitUntil(() => codes.length === 2 && retry(), 'the second load did not fail');
+      expect(configs() - before, 'the first Try again loads at once').to.be.greaterThan(0);
+      expect(codes, 'not an origin problem: nothing answered at all').to.deep.equal(['network_error', 'network_error']);
+      expect(el.shadowRoot!.activeElement, 'the focus is back on Try again').to.equal(retry());
+
+      const clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        const ready = oneEvent(el, 'billing-pay-ready');
+        const count = configs();
+        retry().click();
+        await el.updateComplete;
+        expect(status(el)).to.equal('Загружаем способы оплаты…');
+        await clock.tickAsync(900);
+        expect(configs(), 'a second Try again waits').to.equal(count);
+        await clock.tickAsync(200);
+        expect(configs()).to.equal(count + 1);
+        await ready;
+      } finally {
+        clock.restore();
+      }
+      await el.updateComplete;
+      expect(payButton(el)).to.exist;
+      document.removeEventListener('billing-pay-error', onError);
+      el.remove();
+    });
   });
 
   describe('accessibility', () => {
