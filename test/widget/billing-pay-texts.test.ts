@@ -135,6 +135,16 @@ describe('<billing-pay> languages and texts', () => {
     expect(field(el, 'Сумма')).to.exist;
   });
 
+  it('names the systems per language through `texts.systems`; `label-a` stays the name for every other language', async () => {
+    const texts = JSON.stringify({ ru: { systems: { A: 'Банковская карта', C: 'Карта, разово' } } });
+    const el = await mount(html`<billing-pay relay=${RELAY} lang="ru" label-a="Bank card" texts=${texts}></billing-pay>`);
+    const systems = () => labels(el).slice(0, 3);
+    expect(systems()).to.deep.equal(['Банковская карта', 'Система B', 'Карта, разово']);
+    el.setAttribute('lang', 'en');
+    await el.updateComplete;
+    expect(systems()).to.deep.equal(['Bank card', 'System B', 'System C']);
+  });
+
   it('reads `texts` from a JSON attribute (plain HTML)', async () => {
     const el = await mount(html`<billing-pay relay=${RELAY} lang="ru" texts='{"ru": {"labels": {"pay": "Оплатить счёт"}}}'></billing-pay>`);
     expect(payButton(el).textContent!.trim()).to.equal('Оплатить счёт');
