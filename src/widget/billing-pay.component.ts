@@ -153,7 +153,7 @@ export class BillingPay extends LitElement {
   /** A preset phone number for the receipt. */
   @property() phone = '';
 
-  /** The merchant's name for system A; default "System A". */
+  /** The merchant's name for system A in every language (`texts.systems` names it per language); default "System A". */
   @property({ attribute: 'label-a' }) labelA = '';
 
   /** The merchant's name for system B; default "System B". */
@@ -170,8 +170,10 @@ export class BillingPay extends LitElement {
 
   /**
    * Texts that replace the built-in ones, for every language (`{labels: {pay: 'Pay now'}}`) or per language tag
-   * (`{ru: {labels: {…}}, de: {labels: {…}, kinds: {…}, problems: {…}}}`): a tag that is not built in becomes a
-   * language of its own, on top of English. Keys: `labels`, `kinds` and `problems` of `TEXTS.en`. As an attribute: JSON.
+   * (`{ru: {labels: {…}, systems: {A: 'Банковская карта'}}, de: {labels: {…}, kinds: {…}, errors: {…}}}`): a tag that is
+   * not built in becomes a language of its own, on top of English. Keys: `labels`, `kinds`, `problems`, `errors` (per
+   * error code), `missing` (no agreement found, per lookup kind) of `TEXTS.en`, and `systems` (names of A, B, C, over
+   * `label-a`…). As an attribute: JSON.
    */
   @property({ type: Object }) texts: TextsOption | null = null;
 
