@@ -37,6 +37,6 @@ describe('README element tables', { skip }, () => {
     pay.attributes!.find((a) => a.name === 'relay')!.description = 'Another text.';
     assert.notEqual(withApiTables(readme(), changed), readme());
     const cells = apiTables({ modules: [{ declarations: [{ customElement: true, tagName: 'x-y', attributes: [{ name: 'a', type: { text: "'p' | 'q'" }, description: 'one\n  line' }] }] }] });
-    assert.match(cells, /\| `a` \|  \| `'p' \\\| 'q'` \|  \| one line \|/);
+    assert.ok(cells.includes("| `a` |  | `'p' \\| 'q'` |  | one line |"), cells);
   });
 });
