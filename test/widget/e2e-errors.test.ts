@@ -7,18 +7,7 @@ import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import sinon from 'sinon';
 import '../../src/widget/billing-pay.js';
 import type { BillingPay } from '../../src/widget/billing-pay.js';
-import { click, errorOf, field, mount, pay, status, type } from './helpers.js';
-
-const e2e = async <T>(name: string, query: Record<string, string> = {}): Promise<T> => {
-  const res = await fetch(`/__e2e/${name}?${new URLSearchParams(query)}`);
-  if (!res.ok) throw new Error(`/__e2e/${name}: ${res.status}`);
-  return (await res.json()) as T;
-};
-
-interface Stack {
-  relay: string;
-  foreignRelay: string;
-}
+import { click, e2e, errorOf, field, mount, pay, status, type, type E2eStack as Stack } from './helpers.js';
 
 const LANGS = {
   en: { system: 'System', amount: 'Amount', number: 'Agreement number', email: 'E-mail', lookup: 'Find the agreement by', fix: 'Please correct the highlighted fields.' },

@@ -179,6 +179,20 @@ export function paramsOf(body: unknown): Record<string, unknown> {
   return Object.fromEntries(items.map((p) => [p.name, p.value]));
 }
 
+/** Asks the test runner's real relay and sandbox (test/widget/e2e-stack.ts) a question: `/__e2e/{name}`. */
+export async function e2e<T>(name: string, query: Record<string, string> = {}): Promise<T> {
+  const res = await fetch(`/__e2e/${name}?${new URLSearchParams(query)}`);
+  if (!res.ok) throw new Error(`/__e2e/${name}: ${res.status}`);
+  return (await res.json()) as T;
+}
+
+/** Where the runner's real relay, a relay that does not allow the test pages' origin, and the sandbox listen. */
+export interface E2eStack {
+  relay: string;
+  foreignRelay: string;
+  sandbox: string;
+}
+
 /** Lets pending promise callbacks and timers of zero delay run. */
 export const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
