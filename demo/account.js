@@ -41,11 +41,17 @@ try {
   methods.session = session;
   pay.session = session;
 } catch (error) {
+  // The cause and the command as code: they are the program's words, not the page's.
+  const code = (text) => Object.assign(document.createElement('code'), { textContent: text });
   sayNoSession = () => {
-    sessionState.textContent =
-      document.documentElement.lang === 'ru'
-        ? `Нет клиентской сессии: ${error.message}. Запущен ли демо-сервер (npm start)?`
-        : `No client session: ${error.message}. Is the demo server (npm start) running?`;
+    const ru = document.documentElement.lang === 'ru';
+    sessionState.replaceChildren(
+      ru ? 'Нет клиентской сессии (' : 'No client session (',
+      code(error.message),
+      ru ? '). Запущен ли демо-сервер (' : '). Is the demo server (',
+      code('npm start'),
+      ru ? ')?' : ') running?',
+    );
   };
   sayNoSession();
 }
