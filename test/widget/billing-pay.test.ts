@@ -811,6 +811,7 @@ describe('<billing-pay>', () => {
       const retry = () => el.shadowRoot!.querySelector<HTMLButtonElement>('button')!;
       expect(retry().textContent).to.equal('Попробовать снова');
       expect(status(el)).to.equal('Не удалось загрузить способы оплаты.');
+      await expect(el).to.be.accessible();
       const before = configs();
 
       retry().click();
