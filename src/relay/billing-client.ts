@@ -4,12 +4,16 @@
  */
 import { Agent, request, errors as undiciErrors, type Dispatcher } from 'undici';
 import type { ValidPayment } from '../eps/request.js';
+import { isAgreementNotFound } from './agreement-not-found.js';
 import type { RelayConfig } from './config.js';
 import { RelayError } from './errors.js';
 import type { Metrics } from './metrics.js';
 import { TokenCache } from './token-cache.js';
 
-type BillingConfig = Pick<RelayConfig, 'billingBaseUrl' | 'billingUsername' | 'billingPassword' | 'billingTimeoutMs' | 'tokenTtlUnit'> &
+type BillingConfig = Pick<
+  RelayConfig,
+  'billingBaseUrl' | 'billingUsername' | 'billingPassword' | 'billingTimeoutMs' | 'tokenTtlUnit' | 'agreementNotFound'
+> &
   Partial<Pick<RelayConfig, 'billingMaxResponseBytes'>>;
 
 /** The largest billing answer read when the configuration does not say (`BILLING_MAX_RESPONSE_BYTES`). */
@@ -74,6 +78,15 @@ export class BillingClient {
         billingReached: false,
         retryable: true,
         retryAfterSeconds: answer.retryAfterSeconds ?? 5,
+      });
+    }
+    // A lookup that finds nothing: the payer's own mistake, on a field they can correct. No payment was created, so
+    // the Idempotency-Key stays free (a retry, the same or corrected, goes to the billing and never replays this).
+    if (isAgreementNotFound(answer.status, answer.body, this.config.agreementNotFound)) {
+      throw new RelayError(422, 'agreement_not_found', 'The billing found no agreement by agreement_param_value.', {
+        fields: { agreement_param_value: 'agreement_not_found' },
+        billingReached: false,
+        billingMessage: billingMessage(answer.body),
       });
     }
     if (answer.status >= 400 && answer.status < 500) throw paymentRefusal(answer);
@@ -297,8 +310,7 @@ function successResponse(answer: BillingAnswer): Record<string, unknown> {
 /**
  * The relay's answer to a billing 4xx on `POST /eps_payments` (other than 401, 403 and 429): its own code and message.
  * The billing's text is never passed to the browser as free text (it may carry anything: internal names, other
- * clients' data, markup); it goes to the request's log line. Mapping particular refusals to their own codes (the
- * agreement not found, …) belongs here.
+ * clients' data, markup); it goes to the request's log line. (The agreement not found has its own code, above.)
  */
 function paymentRefusal(answer: BillingAnswer): RelayError {
   return new RelayError(422, 'billing_rejected', 'The billing service refused this payment.', {

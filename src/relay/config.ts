@@ -7,6 +7,7 @@ import { canonicalAmount, toMinorUnits } from '../eps/amount.js';
 import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../eps/lookup.js';
 import { SYSTEM_IDS, type SystemId } from '../eps/systems.js';
 import type { RateLimit } from './rate-limit.js';
+import { DEFAULT_AGREEMENT_NOT_FOUND_TEXT, type AgreementNotFoundRule } from './agreement-not-found.js';
 import { MIN_SECRET_BYTES } from './session.js';
 
 export interface RelayConfig {
@@ -66,6 +67,8 @@ export interface RelayConfig {
   sessionMaxAgeSeconds: number;
   /** The Node server's limits on slow or idle clients, and on open connections. */
   server: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; maxConnections: number };
+  /** How the billing's "no agreement found" answer to a payment is recognised (the spec shows no error format). */
+  agreementNotFound: AgreementNotFoundRule;
 }
 
 export class ConfigError extends Error {
@@ -103,6 +106,8 @@ const DEFAULTS = {
   SERVER_REQUEST_TIMEOUT_MS: '30000',
   SERVER_KEEP_ALIVE_TIMEOUT_MS: '5000',
   SERVER_MAX_CONNECTIONS: '10000',
+  AGREEMENT_NOT_FOUND_STATUS: '404',
+  AGREEMENT_NOT_FOUND_TEXT: DEFAULT_AGREEMENT_NOT_FOUND_TEXT,
 };
 
 /** pino's levels, and `silent` (no log at all). */
@@ -217,6 +222,14 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     maxConnections: positive('SERVER_MAX_CONNECTIONS', 'a number of connections'),
   };
   if (server.headersTimeoutMs > server.requestTimeoutMs) problems.push('SERVER_HEADERS_TIMEOUT_MS must not be above SERVER_REQUEST_TIMEOUT_MS');
+  const notFoundStatuses = list(read('AGREEMENT_NOT_FOUND_STATUS')).map(Number);
+  // 401, 403 and 429 say the billing refused the relay or is busy, never anything about the agreement.
+  if (!notFoundStatuses.every((s) => Number.isInteger(s) && s >= 400 && s < 500 && ![401, 403, 429].includes(s))) {
+    problems.push('AGREEMENT_NOT_FOUND_STATUS must list 4xx statuses (not 401, 403 or 429), such as 404');
+  }
+  const notFoundText = read('AGREEMENT_NOT_FOUND_TEXT');
+  const notFoundPattern = notFoundText ? regExp(notFoundText) : null;
+  if (notFoundPattern === undefined) problems.push('AGREEMENT_NOT_FOUND_TEXT must be a regular expression, such as agreement.*not found');
 
   if (problems.length) throw new ConfigError(problems);
   return {
@@ -251,6 +264,7 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     rateLimitSessionIp: rateLimitSessionIp!,
     sessionMaxAgeSeconds,
     server,
+    agreementNotFound: { statuses: notFoundStatuses, pattern: notFoundPattern ?? null },
   };
 
   /** `true` or `false` (any letter case); anything else is a problem. */
@@ -271,6 +285,15 @@ export function loadConfig(env: Env = process.env): RelayConfig {
 /** `localhost`, `127.x.x.x` or `[::1]`: plain http never leaves the machine. */
 export function isLoopbackHost(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+/** A case-insensitive pattern, or `undefined` when the text is not one. */
+function regExp(text: string): RegExp | undefined {
+  try {
+    return new RegExp(text, 'i');
+  } catch {
+    return undefined;
+  }
 }
 
 function list(text: string): string[] {
