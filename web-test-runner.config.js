@@ -1,11 +1,13 @@
-// `npm run test:browser`: the widget's tests in Debian's Chromium (headless), TypeScript compiled by esbuild with
-// tsconfig.json, so Lit's legacy decorators (`experimentalDecorators`, `useDefineForClassFields: false`) apply.
+// `npm run test:browser`: the widget's tests in Chromium, Firefox ESR and WebKitGTK, one engine after the other
+// (test/widget/engines.ts; `ENGINES=webkit` runs one), TypeScript compiled by esbuild with tsconfig.json, so Lit's
+// legacy decorators (`experimentalDecorators`, `useDefineForClassFields: false`) apply.
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import * as esbuild from 'esbuild';
-import { chromeLauncher } from '@web/test-runner-chrome';
+import { chosenEngines, launcherFor } from './test/widget/engines.ts';
+import { inputCommands } from './test/widget/input-commands.ts';
 
 /**
  * Starts the real relay and billing sandbox beside the test server, for the end-to-end tests (`test/widget/e2e*`),
@@ -110,22 +112,8 @@ export default {
   plugins: [
     e2eStack(),
     reactAsEsm(),
+    inputCommands(),
     esbuildPlugin({ ts: true, tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }),
   ],
-  browsers: [
-    chromeLauncher({
-      launchOptions: {
-        executablePath: '/usr/bin/chromium',
-        headless: true,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--no-first-run',
-          '--disable-sync',
-        ],
-      },
-    }),
-  ],
+  browsers: chosenEngines().map(launcherFor),
 };
