@@ -25,6 +25,11 @@ for (const name of ['billing-pay-ready', 'billing-pay-submit', 'billing-pay-redi
   pay.addEventListener(name, (event) => record(name, event.detail));
 }
 
+// This script may run after the elements got ready: their `state` tells what their events would have.
+for (const el of [pay, methods]) {
+  if (el.state === 'ready') record(`<${el.localName}> state`, 'ready (before this page listened)');
+}
+
 // The elements follow the page's language unless they have their own `lang`.
 for (const button of document.querySelectorAll('[data-lang]')) {
   button.addEventListener('click', () => {
