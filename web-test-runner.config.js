@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import * as esbuild from 'esbuild';
-import { chosenEngines, launcherFor } from './test/widget/engines.ts';
+import { defaultReporter } from '@web/test-runner';
+import { chosenEngines, engineTimeLimit, launcherFor } from './test/widget/engines.ts';
 import { inputCommands } from './test/widget/input-commands.ts';
 
 /**
@@ -116,4 +117,5 @@ export default {
     esbuildPlugin({ ts: true, tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }),
   ],
   browsers: chosenEngines().map(launcherFor),
+  reporters: [defaultReporter(), engineTimeLimit()],
 };

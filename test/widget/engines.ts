@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { once } from 'node:events';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { WebdriverLauncher } from '@web/test-runner-webdriver';
-import type { BrowserLauncher, TestRunnerCoreConfig } from '@web/test-runner-core';
+import type { BrowserLauncher, Reporter, TestRunnerCoreConfig } from '@web/test-runner-core';
 import * as puppeteer from 'puppeteer-core';
 
 /** A browser or driver that does not start within this fails the run at once (the runner's own limits are per file). */
@@ -166,4 +166,43 @@ async function within<T>(promise: Promise<T>, message: string): Promise<T> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The longest one engine may take for all its test files (`ENGINE_TIME_LIMIT_S` to change it). */
+const ENGINE_TIME_LIMIT_MS = Number(process.env.ENGINE_TIME_LIMIT_S || 240) * 1000;
+
+interface SessionLike {
+  browser: { name: string };
+  status: string;
+}
+
+/**
+ * A reporter that fails the run when one engine has not finished all its test files within `ENGINE_TIME_LIMIT_MS`
+ * of starting its first: a hung browser or driver otherwise costs the runner's per-file limits file after file, and
+ * the run would wait for CI's own limit. The exit ends the browsers (puppeteer's exit handlers) and WebKit's driver
+ * and Xvfb (WebKitLauncher's).
+ */
+export function engineTimeLimit(limitMs = ENGINE_TIME_LIMIT_MS): Reporter {
+  const timers = new Map<string, NodeJS.Timeout>();
+  return {
+    start({ sessions }) {
+      const all = () => [...sessions.all()] as unknown as SessionLike[];
+      sessions.on('session-status-updated', (session) => {
+        const engine = (session as unknown as SessionLike).browser.name;
+        if (!timers.has(engine)) {
+          const timer = setTimeout(() => {
+            const left = all().filter((s) => s.browser.name === engine && s.status !== 'FINISHED').length;
+            process.stderr.write(`\n${engine} did not finish its test files within ${limitMs / 1000} s (${left} left): stopping the run.\n`);
+            process.exit(1);
+          }, limitMs);
+          timer.unref();
+          timers.set(engine, timer);
+        }
+        if (all().every((s) => s.browser.name !== engine || s.status === 'FINISHED')) clearTimeout(timers.get(engine));
+      });
+    },
+    stop() {
+      for (const timer of timers.values()) clearTimeout(timer);
+    },
+  };
 }
