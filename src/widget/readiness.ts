@@ -19,9 +19,11 @@ export class Readiness implements ReactiveController {
 
   /** Moves to `state`; true the first time the element is ready, so its ready event fires once per element. */
   set(state: ReadyState): boolean {
-    this.value = state;
-    this.reflect();
-    this.host.requestUpdate();
+    if (state !== this.value) {
+      this.value = state;
+      this.reflect();
+      this.host.requestUpdate();
+    }
     const first = state === 'ready' && !this.wasReady;
     if (first) this.wasReady = true;
     return first;

@@ -177,19 +177,23 @@ interface SessionLike {
 }
 
 /**
- * A reporter that fails the run when one engine has not finished all its test files within `ENGINE_TIME_LIMIT_MS`
+ * A reporter that prints how long each engine took, and fails the run when one engine has not finished all its test files within `ENGINE_TIME_LIMIT_MS`
  * of starting its first: a hung browser or driver otherwise costs the runner's per-file limits file after file, and
  * the run would wait for CI's own limit. The exit ends the browsers (puppeteer's exit handlers) and WebKit's driver
  * and Xvfb (WebKitLauncher's).
  */
 export function engineTimeLimit(limitMs = ENGINE_TIME_LIMIT_MS): Reporter {
   const timers = new Map<string, NodeJS.Timeout>();
+  const started = new Map<string, number>();
+  const done = new Set<string>();
+  const times: string[] = [];
   return {
     start({ sessions }) {
       const all = () => [...sessions.all()] as unknown as SessionLike[];
       sessions.on('session-status-updated', (session) => {
         const engine = (session as unknown as SessionLike).browser.name;
         if (!timers.has(engine)) {
+          started.set(engine, Date.now());
           const timer = setTimeout(() => {
             const left = all().filter((s) => s.browser.name === engine && s.status !== 'FINISHED').length;
             process.stderr.write(`\n${engine} did not finish its test files within ${limitMs / 1000} s (${left} left): stopping the run.\n`);
@@ -198,11 +202,17 @@ export function engineTimeLimit(limitMs = ENGINE_TIME_LIMIT_MS): Reporter {
           timer.unref();
           timers.set(engine, timer);
         }
-        if (all().every((s) => s.browser.name !== engine || s.status === 'FINISHED')) clearTimeout(timers.get(engine));
+        const mine = all().filter((s) => s.browser.name === engine);
+        if (mine.every((s) => s.status === 'FINISHED') && !done.has(engine)) {
+          clearTimeout(timers.get(engine));
+          done.add(engine);
+          times.push(`${engine} ${Math.round((Date.now() - started.get(engine)!) / 1000)} s (${mine.length} files)`);
+        }
       });
     },
     stop() {
       for (const timer of timers.values()) clearTimeout(timer);
+      if (times.length) process.stdout.write(`\nTime per engine: ${times.join(', ')}.\n`);
     },
   };
 }
