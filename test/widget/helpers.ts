@@ -179,5 +179,8 @@ export function paramsOf(body: unknown): Record<string, unknown> {
   return Object.fromEntries(items.map((p) => [p.name, p.value]));
 }
 
-/** Lets pending promise callbacks and timers of zero delay run. */
+/**
+ * Lets pending promise callbacks and timers of zero delay run: only to show that something does NOT happen. To see
+ * that something does, wait for it (`waitUntil`, an event): Firefox settles `Response.json()` after this tick.
+ */
 export const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
