@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import * as esbuild from 'esbuild';
 import { defaultReporter } from '@web/test-runner';
-import { chosenEngines, engineTimeLimit, launcherFor } from './test/widget/engines.ts';
+import { chosenEngines, engineTimeLimit, freePort, launcherFor } from './test/widget/engines.ts';
 import { inputCommands } from './test/widget/input-commands.ts';
 
 /**
@@ -105,6 +105,8 @@ function strictCsp() {
 export default {
   files: ['test/widget/**/*.test.ts'],
   nodeResolve: true,
+  // Chosen by the OS, not scanned from 8000 up: other test runs on this machine may be scanning at the same moment.
+  port: await freePort(),
   middleware: [strictCsp()],
   concurrency: 1,
   concurrentBrowsers: 1,

@@ -131,7 +131,8 @@ class WebKitLauncher extends WebdriverLauncher {
   }
 }
 
-async function freePort(): Promise<number> {
+/** A port the OS has just found free (the test server and WebKit's driver take one each: other runs share the machine). */
+export async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as { port: number };
