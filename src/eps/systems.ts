@@ -22,8 +22,12 @@ export interface SystemSpec {
   /** Where the client comes back after paying (and after a failure, when the system has its own parameter). */
   returnUrl: string;
   failUrl?: string;
-  /** The parameters that save the method and connect autopayments; absent for a system that cannot save one. */
+  /** The parameter that saves the payment method; absent for a system that cannot save one. */
+  saveFlag?: string;
+  /** The parameters that save the method and connect autopayments (all true); absent for a system that cannot save one. */
   autopay?: Record<string, true>;
+  /** Parameters the billing accepts (when true) only together with `saveFlag` true. */
+  withSave?: readonly string[];
   /** The parameters that only link a method: a test payment that is then cancelled. */
   linkOnly?: Record<string, true>;
   /** Values the widget sends unless told otherwise. */
@@ -45,7 +49,9 @@ export const SYSTEMS: Record<SystemId, SystemSpec> = {
       preferred_method: { kind: 'boolean' },
     },
     returnUrl: 'confirmation_return_url',
+    saveFlag: 'save_payment_method',
     autopay: { save_payment_method: true, enable_autopayments: true, preferred_method: true },
+    withSave: ['enable_autopayments'],
     linkOnly: { cancel_payment: true },
     defaults: { confirmation_type: 'redirect' },
   },
@@ -61,6 +67,7 @@ export const SYSTEMS: Record<SystemId, SystemSpec> = {
     },
     returnUrl: 'confirmation_return_url',
     failUrl: 'return_url_fail',
+    saveFlag: 'is_autopayment',
     autopay: { is_autopayment: true },
   },
   C: {
@@ -73,6 +80,37 @@ export const SYSTEMS: Record<SystemId, SystemSpec> = {
     returnUrl: 'return_url',
   },
 };
+
+/**
+ * Which rules a side plays. The relay and the widget play this product's policy; the sandbox plays the billing,
+ * which is looser: it must accept whatever the spec allows, so a merchant's tests against it do not pass on requests
+ * the real billing would refuse, nor fail on ones it would take.
+ */
+export interface ParamPolicy {
+  /**
+   * Saving a method always connects autopayments (this product's choice): the save flag and the other autopayment
+   * flags go together (all true or none), and linking a card (`cancel_payment`) needs saving. Off, only the spec's own
+   * rule holds: the `withSave` parameters need the save flag.
+   */
+  saveConnectsAutopay: boolean;
+  /** Boolean parameters may also be the texts "true" and "false" (the spec does not fix their wire form). */
+  textBooleans: boolean;
+}
+
+export const PRODUCT_POLICY: ParamPolicy = { saveConnectsAutopay: true, textBooleans: false };
+export const BILLING_POLICY: ParamPolicy = { saveConnectsAutopay: false, textBooleans: true };
+
+/** The parameters with the texts "true" and "false" of boolean ones read as booleans when the policy allows them. */
+export function readBooleans(system: SystemId, params: Record<string, unknown>, policy: ParamPolicy): Record<string, unknown> {
+  if (!policy.textBooleans) return params;
+  const specs = SYSTEMS[system].params;
+  const read: Record<string, unknown> = Object.create(null);
+  for (const [name, value] of Object.entries(params)) {
+    const boolean = Object.hasOwn(specs, name) && specs[name]!.kind === 'boolean' && (value === 'true' || value === 'false');
+    read[name] = boolean ? value === 'true' : value;
+  }
+  return read;
+}
 
 const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 
@@ -96,22 +134,23 @@ export const PARAM_SCHEMAS: Record<ParamKind, z.ZodMiniType> = {
   token: z.string(expected('token')).check(z.regex(/^[a-z][a-z0-9_]{0,63}$/, 'token')),
 };
 
-const paramSchemas = new Map<SystemId, z.ZodMiniType<Record<string, unknown>>>();
+const paramSchemas = new Map<string, z.ZodMiniType<Record<string, unknown>>>();
 
-/** The strict zod object of one system's parameters (unknown names are refused), with the spec's rules. */
-export function systemParamsSchema(system: SystemId): z.ZodMiniType<Record<string, unknown>> {
-  let schema = paramSchemas.get(system);
-  if (!schema) paramSchemas.set(system, (schema = buildParamsSchema(system)));
+/** The strict zod object of one system's parameters (unknown names are refused), with the rules of `policy`. */
+export function systemParamsSchema(system: SystemId, policy: ParamPolicy = PRODUCT_POLICY): z.ZodMiniType<Record<string, unknown>> {
+  const key = `${system}:${policy.saveConnectsAutopay}`;
+  let schema = paramSchemas.get(key);
+  if (!schema) paramSchemas.set(key, (schema = buildParamsSchema(system, policy)));
   return schema;
 }
 
-function buildParamsSchema(system: SystemId) {
+function buildParamsSchema(system: SystemId, policy: ParamPolicy) {
   const shape: Record<string, z.ZodMiniType> = {};
   for (const [name, spec] of Object.entries(SYSTEMS[system].params)) {
     shape[name] = spec.required ? PARAM_SCHEMAS[spec.kind] : z.optional(PARAM_SCHEMAS[spec.kind]);
   }
   return z.strictObject(shape, { error: (issue) => (issue.code === 'unrecognized_keys' ? 'unknown_param' : 'required') }).check((ctx) => {
-    for (const [name, problem] of Object.entries(systemRuleProblems(system, ctx.value))) {
+    for (const [name, problem] of Object.entries(systemRuleProblems(system, ctx.value, policy))) {
       ctx.issues.push({ code: 'custom', message: problem, path: [name], input: ctx.value[name] });
     }
   });
@@ -123,7 +162,7 @@ function buildParamsSchema(system: SystemId) {
  * spec's cross-parameter rules), without building a zod object. The widget validates with this alone, so the browser
  * bundle carries only the zod string and boolean schemas (test/eps/params.test.ts proves both agree on any input).
  */
-export function paramProblems(system: SystemId, params: Record<string, unknown>): Map<string, string> {
+export function paramProblems(system: SystemId, params: Record<string, unknown>, policy: ParamPolicy = PRODUCT_POLICY): Map<string, string> {
   const specs = SYSTEMS[system].params;
   const problems = new Map<string, string>();
   // As in zod: a value of the wrong type (or a required one missing) stops the cross-parameter rules; a bad format does not.
@@ -138,7 +177,7 @@ export function paramProblems(system: SystemId, params: Record<string, unknown>)
   }
   for (const name in params) if (!Object.hasOwn(specs, name)) problems.set(name, 'unknown_param');
   if (!aborted) {
-    for (const [name, problem] of Object.entries(systemRuleProblems(system, params))) {
+    for (const [name, problem] of Object.entries(systemRuleProblems(system, params, policy))) {
       if (!problems.has(name)) problems.set(name, problem);
     }
   }
@@ -155,19 +194,23 @@ export function isHttpUrl(value: string): boolean {
 }
 
 /**
- * The cross-parameter rules of the spec, as problems keyed by parameter name.
- * A: `confirmation_return_url` is required when `confirmation_type` = `redirect`; `enable_autopayments`,
- * `preferred_method` and `cancel_payment` only together with `save_payment_method`; and since saving a method always
- * connects autopayments (the widget forces it on), `save_payment_method` needs `enable_autopayments` and
- * `preferred_method` true as well.
+ * The cross-parameter rules, as problems keyed by parameter name.
+ * The spec's, for A: `confirmation_return_url` is required when `confirmation_type` = `redirect`;
+ * `enable_autopayments` only together with `save_payment_method`.
+ * This product's policy on top (`saveConnectsAutopay`): saving a method always connects autopayments (the widget
+ * forces it on), so `save_payment_method`, `enable_autopayments` and `preferred_method` are all true or none, and
+ * `cancel_payment` needs `save_payment_method`.
  */
-export function systemRuleProblems(system: SystemId, params: Record<string, unknown>): Record<string, string> {
+export function systemRuleProblems(system: SystemId, params: Record<string, unknown>, policy: ParamPolicy = PRODUCT_POLICY): Record<string, string> {
   const problems: Record<string, string> = {};
   const spec = SYSTEMS[system];
   if (system === 'A' && params.confirmation_type === 'redirect' && params.confirmation_return_url === undefined) {
     problems.confirmation_return_url = 'required';
   }
-  if (spec.autopay && Object.keys(spec.autopay).length > 1) {
+  if (!policy.saveConnectsAutopay) {
+    const saving = spec.saveFlag !== undefined && params[spec.saveFlag] === true;
+    for (const name of spec.withSave ?? []) if (!saving && params[name] === true) problems[name] = 'link_rule';
+  } else if (spec.autopay && Object.keys(spec.autopay).length > 1) {
     const [saveFlag, ...companions] = Object.keys(spec.autopay) as [string, ...string[]];
     const saving = params[saveFlag] === true;
     for (const name of companions) {

@@ -14,7 +14,7 @@ import { SYSTEM_IDS, SYSTEMS } from '../eps/systems.js';
 import { longestAuthorizedCallMs, type BillingClient } from './billing-client.js';
 import type { RelayConfig } from './config.js';
 import { corsFor } from './cors.js';
-import { RelayError } from './errors.js';
+import { RelayError, type ErrorStatus } from './errors.js';
 import { idempotency, jsonAnswer, type AnswerVariables } from './idempotency.js';
 import { MemoryIdempotencyStore, type IdempotencyStore } from './idempotency-store.js';
 import { createMetrics, type Metrics } from './metrics.js';
@@ -22,6 +22,7 @@ import { ownPaymentMethods } from './payment-methods.js';
 import { createLimiter, rateLimit } from './rate-limit.js';
 import { verifyClientSession, type ClientSession } from './session.js';
 import { validatePayment } from './validate-payment.js';
+import { serveWidgetAssets, type WidgetAssets } from './widget-assets.js';
 
 export interface RelayDeps {
   config: RelayConfig;
@@ -33,8 +34,8 @@ export interface RelayDeps {
   limiters?: { ip: RateLimiterAbstract; agreement: RateLimiterAbstract };
   /** The address of the peer on the socket (runtime-specific; server.ts gives Node's). */
   socketAddress?: (c: Context) => string | undefined;
-  /** A built widget bundle (`billing-pay.js`, `billing-pay-account.js`) by name; `null` when it has not been built. */
-  widgetBundle?: (name: string) => Promise<string | null>;
+  /** The built widget bundles to serve (src/relay/widget-assets.ts); `null` when they have not been built. */
+  widgetAssets?: () => Promise<WidgetAssets | null>;
 }
 
 type Env = {
@@ -46,7 +47,7 @@ const MAX_BODY_BYTES = 16 * 1024;
 const lockMs = (config: RelayConfig) => longestAuthorizedCallMs(config.billingTimeoutMs) + 5_000;
 
 export function createRelayApp(deps: RelayDeps): Hono<Env> {
-  const { config, billing, logger, widgetBundle } = deps;
+  const { config, billing, logger } = deps;
   const metrics = deps.metrics ?? createMetrics();
   const limiters = deps.limiters ?? {
     ip: createLimiter('ip', config.rateLimitIp),
@@ -142,12 +143,7 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
     return c.json({ payment_methods: await listOwn(session) });
   });
 
-  app.get('/:bundle{billing-pay(?:-account)?\\.js}', async (c) => {
-    const bundle = await widgetBundle?.(c.req.param('bundle'));
-    if (!bundle) throw new RelayError(404, 'not_found', 'The widget has not been built (npm run build).');
-    c.header('Cache-Control', 'public, max-age=300');
-    return c.body(bundle, 200, { 'content-type': 'text/javascript; charset=utf-8' });
-  });
+  app.get('/:file{[\\w-]+(?:\\.[0-9a-f]{10})?\\.(?:js|json)}', serveWidgetAssets(deps.widgetAssets ?? (async () => null)));
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
 
@@ -244,7 +240,7 @@ function toRelayError(error: Error): RelayError {
   if (error instanceof HTTPException) {
     const status = error.status;
     if (status === 413) return new RelayError(413, 'payload_too_large', 'The request body is too large.');
-    if (status < 500) return new RelayError(status, 'validation_failed', error.message || 'The request is not valid.');
+    if (status >= 400 && status < 500) return new RelayError(status as ErrorStatus, 'validation_failed', error.message || 'The request is not valid.');
   }
   return new RelayError(500, 'internal_error', 'Something went wrong in the relay; it has been logged.', { cause: error });
 }

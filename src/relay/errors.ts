@@ -1,7 +1,16 @@
 /**
  * Every error the relay answers has one JSON shape: `{"error": {"code", "message", "fields"?}}`.
  */
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+/**
+ * The statuses an error may have: 4xx and 5xx (the same numbers as Hono's `ClientErrorStatusCode` and
+ * `ServerErrorStatusCode`). Spelled out rather than imported: this module reaches the published package's types (via
+ * `billing-pay/relay/session`), where hono is not installed.
+ */
+export type ErrorStatus =
+  | 400 | 401 | 402 | 403 | 404 | 405 | 406 | 407 | 408 | 409 | 410 | 411 | 412 | 413 | 414 | 415 | 416 | 417 | 418 | 421
+  | 422 | 423 | 424 | 425 | 426 | 428 | 429 | 431 | 451
+  | 500 | 501 | 502 | 503 | 504 | 505 | 506 | 507 | 508 | 510 | 511;
 
 export type ErrorCode =
   | 'invalid_json'
@@ -32,7 +41,7 @@ export interface ErrorBody {
 /** An error with its answer: the status, a stable code for programs and a message for people. */
 export class RelayError extends Error {
   constructor(
-    readonly status: ContentfulStatusCode,
+    readonly status: ErrorStatus,
     readonly code: ErrorCode,
     message: string,
     options?: { fields?: Record<string, string>; cause?: unknown; billingReached?: boolean; retryable?: boolean; retryAfterSeconds?: number },

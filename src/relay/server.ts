@@ -1,8 +1,9 @@
 /**
- * The relay's Node entry point: `npm run relay` starts it from the environment.
+ * The relay's Node entry point: `npm run relay` starts it from the environment (and `.env`). `npm run build` bundles
+ * it, with its server dependencies, into `dist/relay/server.js` (the `billing-pay-relay` bin).
  * `startRelay` is also what `npm start` and the integration tests use.
  */
-import { readFile } from 'node:fs/promises';
+import { existsSync, realpathSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
@@ -16,6 +17,7 @@ import { MemoryIdempotencyStore, RedisIdempotencyStore } from './idempotency-sto
 import { createLogger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { createLimiter } from './rate-limit.js';
+import { loadWidgetAssets, type WidgetAssets } from './widget-assets.js';
 
 export interface Relay {
   url: string;
@@ -30,12 +32,14 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
   const metrics = createMetrics();
   const billing = new BillingClient(config, metrics);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
-  const bundles = new Map<string, Promise<string | null>>();
-  const widgetBundle = (name: string) => {
-    let bundle = bundles.get(name);
-    if (!bundle) bundles.set(name, (bundle = readFile(`${DIST}${name}`, 'utf8').catch(() => (bundles.delete(name), null))));
-    return bundle;
-  };
+  // Read on first use and kept; not built (or built partly): logged, and asked again on the next request.
+  let assets: Promise<WidgetAssets | null> | undefined;
+  const widgetAssets = () =>
+    (assets ??= loadWidgetAssets(DIST).catch((error: unknown) => {
+      logger.warn({ err: error }, 'widget bundles not served');
+      assets = undefined;
+      return null;
+    }));
   const app = createRelayApp({
     config,
     billing,
@@ -47,7 +51,7 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
       agreement: createLimiter('agreement', config.rateLimitAgreement, redis),
     },
     socketAddress: (c) => getConnInfo(c).remote.address,
-    widgetBundle,
+    widgetAssets,
   });
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
@@ -102,6 +106,8 @@ async function connectRedis(url: string, logger: Logger): Promise<RedisClientTyp
 }
 
 async function main() {
+  // `.env` in the working directory fills in what the environment does not set: real variables win.
+  if (existsSync('.env')) process.loadEnvFile('.env');
   let config: RelayConfig;
   try {
     config = loadConfig();
@@ -132,4 +138,5 @@ async function main() {
   process.once('SIGINT', stop);
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
+// realpath: `npx billing-pay-relay` runs this file through a symlink in node_modules/.bin.
+if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) await main();

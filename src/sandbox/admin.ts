@@ -1,24 +1,24 @@
 /**
- * The sandbox's own controls, outside the billing API: the client cards (`GET /`, `GET /agreements/{id}`), the
- * "Disable autopayment" form (`POST /agreements/{id}/payment-methods/{method}/disable`, then back to the card), and
- * the clock (`GET /sandbox/clock`; `POST /sandbox/clock` with JSON `{"advance": "P1D"}`, `{"advance": 3600}`
- * (seconds) or `{"to": "2026-11-30T00:00:00Z"}`, answered with what the billing did on the way; or the same as a form
- * from the pages, answered with a redirect back to `return_to?jump=N`, where the page says what jump N did). Like the
- * hosted pages, they need no token: a local sandbox only.
+ * The sandbox's pages for people: the client cards (`GET /`, `GET /agreements/{id}`, readable without credentials),
+ * and their forms, which need the sandbox's Basic credentials (the browser asks once) and a same-origin post: "Disable
+ * autopayment" (`POST /agreements/{id}/payment-methods/{method}/disable`, then back to the card) and the clock
+ * (`POST /clock`, then back to `return_to?jump=N`, where the page says what jump N did), "Stop the clock" / "Let the
+ * clock run" (`POST /clock/freeze`, `/clock/unfreeze`) and "Reset to the seed data" (`POST /reset`), each back to
+ * `return_to`. The forms call the same operations as the JSON control API (`operations.ts`).
  */
-import type { Context, Env as HonoEnv, Hono } from 'hono';
+import type { Context, Env as HonoEnv, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { agreementPage, homePage, type ReportedJump } from './card-pages.js';
-import type { SandboxState } from './app.js';
+import { OperationError, disableMethod, freezeClock, moveClock, reset, unfreezeClock, type OperationsContext } from './operations.js';
 import { messagePage } from './pages.js';
 import type { ClockJump } from './scheduler.js';
 
 /** How many of the latest moves made with the pages' forms can still be shown (`?jump=N`). */
 const JUMPS_KEPT = 20;
 
-export function mountAdmin<E extends HonoEnv>(app: Hono<E>, state: SandboxState): void {
-  const { store, scheduler, clock } = state;
+export function mountAdmin<E extends HonoEnv>(app: Hono<E>, state: OperationsContext, auth: MiddlewareHandler): void {
+  const { store } = state;
   /** The latest moves made with the forms, by number, so the page they return to can report them. */
   const jumps = new Map<number, ReportedJump>();
   let nextJump = 1;
@@ -27,54 +27,32 @@ export function mountAdmin<E extends HonoEnv>(app: Hono<E>, state: SandboxState)
     return /^[1-9]\d{0,9}$/.test(text) ? jumps.get(Number(text)) : undefined;
   };
   const small = bodyLimit({ maxSize: 4 * 1024, onError: () => { throw new HTTPException(413, { message: 'the body is larger than 4 KB' }); } });
+  const form = [sameOrigin, auth, small] as const;
 
   app.get('/', (c) => c.html(homePage(state, jumpOf(c))));
 
   app.get('/agreements/:id', (c) => c.html(agreementPage(state, agreementOf(c.req.param('id')), jumpOf(c))));
 
-  app.post('/agreements/:id/payment-methods/:method/disable', small, (c) => {
+  app.post('/agreements/:id/payment-methods/:method/disable', ...form, (c) => {
     const agreement = agreementOf(c.req.param('id'));
     const text = c.req.param('method') ?? '';
-    const method = /^[1-9]\d{0,14}$/.test(text) ? store.paymentMethods.get(Number(text)) : undefined;
-    if (!method || method.agreement_id !== agreement.agreement_id) throw new HTTPException(404, { message: 'This agreement has no such payment method.' });
-    store.disableMethod(method);
+    try {
+      disableMethod(state, agreement.agreement_id, /^[1-9]\d{0,14}$/.test(text) ? Number(text) : 0);
+    } catch (error) {
+      if (error instanceof OperationError) throw new HTTPException(404, { message: 'This agreement has no such payment method.' });
+      throw error;
+    }
     return c.redirect(`/agreements/${agreement.agreement_id}`, 303);
   });
 
-  app.get('/sandbox/clock', (c) =>
-    c.json({ now: clock.now().toISOString(), frozen: clock.frozen, autopayment_lead_days: scheduler.leadDays }, 200, { 'Cache-Control': 'no-store' }),
-  );
-
-  app.post('/sandbox/clock', small, async (c) => {
-    const type = c.req.header('content-type') ?? '';
-    if (/^application\/json\s*(?:;|$)/i.test(type)) {
-      let body: unknown;
-      try {
-        body = JSON.parse(await c.req.text());
-      } catch {
-        return clockError(c, 400, 'the body is not valid JSON');
-      }
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) return clockError(c, 400, 'send a JSON object: {"advance": "P1D"}, {"advance": 3600} or {"to": "2026-11-30T00:00:00Z"}');
-      const unknown = Object.keys(body).filter((key) => key !== 'advance' && key !== 'to');
-      if (unknown.length) return clockError(c, 400, `${unknown[0]}: not a field of this request (advance, to)`);
-      try {
-        const jump = scheduler.move(body as { advance?: unknown; to?: unknown }, 's');
-        return c.json({ now: jump.to, from: jump.from, events: jump.events }, 200, { 'Cache-Control': 'no-store' });
-      } catch (error) {
-        if (error instanceof RangeError) return clockError(c, 400, error.message);
-        throw error;
-      }
-    }
-    if (!/^(?:application\/x-www-form-urlencoded|multipart\/form-data)\s*(?:;|$)/i.test(type)) {
-      return clockError(c, 415, 'send JSON (Content-Type: application/json) or the form of the sandbox pages');
-    }
-    const form = await c.req.parseBody();
-    const field = (name: string) => (typeof form[name] === 'string' && form[name] !== '' ? form[name] : undefined);
+  app.post('/clock', ...form, async (c) => {
+    const body = await c.req.parseBody();
+    const field = (name: string) => (typeof body[name] === 'string' && body[name] !== '' ? body[name] : undefined);
     let jump: ClockJump;
     try {
-      jump = scheduler.move({ advance: field('advance'), to: field('to') }, 's');
+      jump = moveClock(state, { advance: field('advance'), to: field('to') });
     } catch (error) {
-      if (!(error instanceof RangeError)) throw error;
+      if (!(error instanceof OperationError)) throw error;
       return c.html(messagePage('The clock did not move', error.message), 400);
     }
     const number = nextJump++;
@@ -82,6 +60,15 @@ export function mountAdmin<E extends HonoEnv>(app: Hono<E>, state: SandboxState)
     jumps.delete(number - JUMPS_KEPT);
     return c.redirect(`${localPath(field('return_to'))}?jump=${number}`, 303);
   });
+
+  // The clock's state and the seed, as the control API's POST /sandbox/clock/freeze, …/unfreeze and /sandbox/reset.
+  const back = async (c: Context) => {
+    const body = await c.req.parseBody();
+    return c.redirect(localPath(typeof body.return_to === 'string' ? body.return_to : undefined), 303);
+  };
+  app.post('/clock/freeze', ...form, (c) => (freezeClock(state), back(c)));
+  app.post('/clock/unfreeze', ...form, (c) => (unfreezeClock(state), back(c)));
+  app.post('/reset', ...form, (c) => (reset(state), back(c)));
 
   function agreementOf(id: string | undefined) {
     const text = id ?? '';
@@ -91,9 +78,13 @@ export function mountAdmin<E extends HonoEnv>(app: Hono<E>, state: SandboxState)
   }
 }
 
-function clockError(c: Context, status: 400 | 415, message: string) {
-  return c.json({ code: status, error: { message } }, status);
-}
+/** A form posted from another site is refused: a browser that holds the credentials must not be made to use them. */
+const sameOrigin: MiddlewareHandler = async (c, next) => {
+  const origin = c.req.header('origin');
+  const host = c.req.header('host');
+  if (origin && origin !== 'null' && (!host || new URL(origin).host !== host)) throw new HTTPException(403, { message: 'Forms are accepted from the sandbox\'s own pages only.' });
+  await next();
+};
 
 /** A path on this sandbox to go back to (`/`, `/agreements/1001`); anything else goes home. */
 function localPath(value: string | undefined): string {

@@ -18,10 +18,11 @@
  * - `GET /tariffs` → `{tariffs: [{tariff_id, name}]}`; `/periods` → `{periods: [{period_id, name, months}]}`;
  *   `/services` → `{services: [{tariff_service_id, name, price}]}`, prices as decimal text ("990.00"): the price of
  *   one unit for one month; a period of m months costs m times as much.
- * - Time: one sandbox clock (`clock.ts`), UTC. It starts at the real time and runs with it (or stands still until
- *   moved: `clock: {frozen: true}`, for tests); `POST /sandbox/clock` (outside the API, no token) and the pages move
- *   it forward only, and every event on the way is processed in time order, once (`scheduler.ts`). Bearer tokens
- *   keep real time, so moving the clock does not log the relay out.
+ * - Time: one sandbox clock (`clock.ts`), UTC. It starts at the real time or a given one, and runs with real time or
+ *   stands still until moved (`clock: {start, frozen}`; `SANDBOX_START`, `SANDBOX_CLOCK`); the control API
+ *   (`control-api.ts`, `/sandbox/…`, behind the Basic credentials or a control token) and the pages' forms move it
+ *   forward only, and every event on the way is processed in time order, once (`scheduler.ts`). Bearer tokens live by
+ *   this clock: moving it past `expires_in` expires them.
  * - Charging (`charging.ts`): periods are aligned to the calendar (monthly: from the 1st). Each period is charged in
  *   advance at its start, in full, with the version in force then — only if the balance covers it: otherwise nothing
  *   is charged and the subscription enters financial blocking (its first period: awaits activation). A start inside a
@@ -47,11 +48,14 @@
  *   autopayment" posts to `/agreements/{id}/payment-methods/{method}/disable` and comes back (303).
  * - `POST /eps_payments` answers 201 `{payment_id, status: 'pending', amount: '1500.50', confirmation_url}`. The
  *   amount must be a JSON number > 0 with at most two decimals and at most 15 significant digits (so it reads
- *   exactly). The agreement is found by every lookup kind; a client-level kind (login, full name, e-mail, client id =
+ *   exactly). `eps_params` follow the billing's rules (`BILLING_POLICY` of the shared model), looser than this
+ *   product's: `save_payment_method` alone saves a method without autopayment, `cancel_payment` needs no saving,
+ *   booleans may be the texts "true"/"false"; only `enable_autopayments` without saving is refused. The agreement is found by every lookup kind; a client-level kind (login, full name, e-mail, client id =
  *   user_id, taxpayer number) takes the client's first agreement; e-mail and full name ignore case.
  * - The hosted page `POST /pay/{id}` (`decision=pay|decline`) redirects 303 to the system's return URL with
  *   `payment_id` and `status=succeeded|declined` set in its query; without a return URL it shows the outcome. A
- *   payment is decided once. A link-only payment (A with `cancel_payment`) saves the method without crediting.
+ *   payment is decided once; `card` picks one of three test cards. A test payment (A with `cancel_payment`) is not
+ *   credited. A card the agreement already holds (active, same system) is not saved twice.
  * - The client id (lookup kind 10) is the `user_id`. `POST /users` also takes the sandbox extras `login`,
  *   `full_name`, `taxpayer_number`, and `POST /agreements` `accounting_code`, `account_number`, so created records
  *   can be found by every lookup kind.
@@ -70,13 +74,14 @@ import type * as z from 'zod';
 import { amountProblem, formatMinorUnits, toMinorUnits } from '../eps/amount.js';
 import { LOOKUP_KINDS, isLookupKind } from '../eps/lookup.js';
 import { problemText } from '../eps/messages.js';
-import { SYSTEM_IDS, SYSTEMS, systemParamsSchema, type SystemId } from '../eps/systems.js';
+import { BILLING_POLICY, SYSTEM_IDS, SYSTEMS, readBooleans, systemParamsSchema, type SystemId } from '../eps/systems.js';
 import { mountAdmin } from './admin.js';
-import { basicMatches, bearerAuth, TokenBook } from './auth.js';
+import { basicMatches, bearerAuth, controlAuth, TokenBook } from './auth.js';
 import { Autopayments } from './autopayments.js';
 import { parseTimestamp } from './calendar.js';
 import { Charging } from './charging.js';
 import { SandboxClock, type ClockOptions } from './clock.js';
+import { controlApi } from './control-api.js';
 import { injectFaults, type SandboxFaults } from './faults.js';
 import { messagePage, outcomePage, paymentPage, SANDBOX_CSS } from './pages.js';
 import { Scheduler } from './scheduler.js';
@@ -90,7 +95,7 @@ import {
   type ServiceItem,
 } from './schemas.js';
 import { createSeededStore, seedStart, seedSubscriptions } from './seed.js';
-import { timestamp, type Payment, type SandboxStore, type SubscriptionService, type Tariff } from './store.js';
+import { TEST_CARDS, timestamp, type Payment, type SandboxStore, type SubscriptionService, type Tariff } from './store.js';
 
 export const API_PREFIX = '/api/rest/v1';
 
@@ -111,6 +116,8 @@ export interface SandboxAppOptions {
   clock?: ClockOptions;
   /** N of autopayment trigger 1: days before a new billing period; default 1. */
   autopaymentLeadDays?: number;
+  /** A token that opens the control API (`Authorization: Bearer <it>`) besides the Basic credentials; default none. */
+  controlToken?: string;
 }
 
 /** One API request as it reached the sandbox. */
@@ -151,6 +158,8 @@ export interface SandboxState {
   faults: SandboxFaults;
   /** Aborted when the sandbox closes, to cut injected delays short. */
   closing: AbortController;
+  /** N as configured at start-up, which a reset restores. */
+  startLeadDays: number;
 }
 
 export const DEFAULT_EPS_UUIDS: Readonly<Record<SystemId, string>> = { A: 'sandbox-eps-a', B: 'sandbox-eps-b', C: 'sandbox-eps-c' };
@@ -163,7 +172,8 @@ export function createSandboxState(options: Pick<SandboxAppOptions, 'tokenTtlSec
   const charging = new Charging(store);
   const autopayments = new Autopayments(store, charging);
   const since = seedStart(clock.millis());
-  const scheduler = new Scheduler(store, clock, charging, autopayments, { leadDays: options.autopaymentLeadDays ?? 1, since });
+  const startLeadDays = options.autopaymentLeadDays ?? 1;
+  const scheduler = new Scheduler(store, clock, charging, autopayments, { leadDays: startLeadDays, since });
   seedSubscriptions(store, since);
   scheduler.catchUp();
   return {
@@ -172,11 +182,13 @@ export function createSandboxState(options: Pick<SandboxAppOptions, 'tokenTtlSec
     charging,
     autopayments,
     scheduler,
-    tokens: new TokenBook(ttl),
+    // Tokens live by the sandbox clock: moving it past `expires_in` expires them.
+    tokens: new TokenBook(ttl, () => clock.millis()),
     calls: [],
     counts: { auth: 0, epsPayments: 0 },
     faults: {},
     closing: new AbortController(),
+    startLeadDays,
   };
 }
 
@@ -212,6 +224,7 @@ export function createSandboxApp(options: SandboxAppOptions = {}, state: Sandbox
 
   const api = new Hono<Env>();
   api.use('*', recordCall(state.calls));
+  api.use('*', fault('any'));
   api.use('*', bodyLimit({ maxSize: 64 * 1024, onError: () => { throw new HTTPException(413, { message: 'the body is larger than 64 KB' }); } }));
   api.use('*', readBody);
 
@@ -327,8 +340,9 @@ export function createSandboxApp(options: SandboxAppOptions = {}, state: Sandbox
       names.add(name);
     }
     // Object.fromEntries defines own properties, so a parameter named `__proto__` stays an (unknown) parameter.
-    const params: Record<string, unknown> = Object.fromEntries(input.eps_params.map(({ name, value }) => [name, value]));
-    const paramCheck = systemParamsSchema(system).safeParse(params);
+    // The sandbox plays the billing's rules, looser than this product's (saving without autopayment, "true" as text).
+    const params = readBooleans(system, Object.fromEntries(input.eps_params.map(({ name, value }) => [name, value])), BILLING_POLICY);
+    const paramCheck = systemParamsSchema(system, BILLING_POLICY).safeParse(params);
     if (!paramCheck.success) {
       const problems = paramCheck.error.issues.flatMap((issue) => {
         const names = issue.code === 'unrecognized_keys' ? issue.keys : [String(issue.path[0] ?? '')];
@@ -397,12 +411,14 @@ export function createSandboxApp(options: SandboxAppOptions = {}, state: Sandbox
       for (const [name, value] of Object.entries(HTML_HEADERS)) c.res.headers.set(name, value);
     }
   });
-  mountAdmin(app, state);
+  const control = controlAuth(username, password, options.controlToken || undefined);
+  app.route('/sandbox', controlApi(state, control));
+  mountAdmin(app, state, control);
 
   app.get('/pay/:id', (c) => {
     const payment = hostedPayment(c);
     if (payment.status !== 'pending') return c.html(outcomePage(payment, returnUrlOf(payment)));
-    return c.html(paymentPage(payment, store.agreements.get(payment.agreement_id)));
+    return c.html(paymentPage(payment, store.agreements.get(payment.agreement_id), store.defaultCard(payment.agreement_id, payment.system)));
   });
 
   app.post('/pay/:id', bodyLimit({ maxSize: 4 * 1024 }), async (c) => {
@@ -410,14 +426,16 @@ export function createSandboxApp(options: SandboxAppOptions = {}, state: Sandbox
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const decision = form.decision;
     if (decision !== 'pay' && decision !== 'decline') throw new HTTPException(400, { message: 'Choose Pay or Decline.' });
-    const { first } = store.decidePayment(payment, decision);
+    const card = form.card ?? store.defaultCard(payment.agreement_id, payment.system);
+    if (typeof card !== 'string' || !(TEST_CARDS as readonly string[]).includes(card)) throw new HTTPException(400, { message: 'Choose one of the test cards.' });
+    const { first } = store.decidePayment(payment, decision, card);
     if (first && payment.credited) state.charging.settle(payment.agreement_id, clock.millis());
     const target = returnUrlOf(payment);
     return target ? c.redirect(target, 303) : c.html(outcomePage(payment, undefined));
   });
 
   app.notFound((c) => {
-    if (isApiPath(c.req.path)) return c.json(errorBody(404, 'no such endpoint'), 404);
+    if (isApiPath(c.req.path) || c.req.path.startsWith('/sandbox/')) return c.json(errorBody(404, 'no such endpoint'), 404);
     return c.html(messagePage('Not found', 'There is no page at this address.'), 404);
   });
 

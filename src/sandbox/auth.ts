@@ -1,6 +1,7 @@
 /**
  * Authentication of the sandbox: HTTP Basic for `GET /auth`, which issues random bearer tokens that live
- * `ttlSeconds`; every other endpoint needs one that is known, not revoked and not expired.
+ * `ttlSeconds` of sandbox time (so moving the clock expires them); every other endpoint needs one that is known, not
+ * revoked and not expired. The control API takes the same Basic credentials, or the control token when one is set.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
@@ -31,6 +32,11 @@ export class TokenBook {
       return 'expired';
     }
     return 'valid';
+  }
+
+  /** After the clock was set back by `ms` (a reset): each token keeps the lifetime it had left. */
+  shift(ms: number): void {
+    for (const [token, expiresAt] of this.#expiry) this.#expiry.set(token, expiresAt - ms);
   }
 
   /** Forgets every token issued so far: the next call with one of them is answered 401. */
@@ -75,6 +81,23 @@ export function bearerAuth(tokens: TokenBook): MiddlewareHandler {
       }[state];
       const headers = { 'WWW-Authenticate': `Bearer realm="billing-sandbox", error="invalid_token"` };
       throw new HTTPException(401, { message, res: new Response(null, { headers }) });
+    }
+    await next();
+  };
+}
+
+/**
+ * Guards the sandbox's control API and the pages' forms: the sandbox's Basic credentials, or `Authorization: Bearer
+ * <controlToken>` when a control token is configured. A refusal asks for Basic, so a browser prompts once.
+ */
+export function controlAuth(username: string, password: string, controlToken: string | undefined): MiddlewareHandler {
+  return async (c, next) => {
+    const header = c.req.header('authorization');
+    const bearer = /^Bearer +(\S+) *$/i.exec(header ?? '');
+    const ok = bearer ? controlToken !== undefined && timingSafeEqual(sha256(bearer[1]!), sha256(controlToken)) : basicMatches(header, username, password);
+    if (!ok) {
+      const res = new Response(null, { headers: { 'WWW-Authenticate': 'Basic realm="billing-sandbox control", charset="UTF-8"' } });
+      throw new HTTPException(401, { message: "the sandbox's Basic credentials (or its control token) are required", res });
     }
     await next();
   };

@@ -12,7 +12,7 @@ import { TRIGGER_TEXT } from './autopayments.js';
 import { DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS, dateOf, timestamp } from './calendar.js';
 import type { Charging } from './charging.js';
 import type { SandboxClock } from './clock.js';
-import { agreementLabel, page, type Html } from './pages.js';
+import { agreementLabel, agreementTitle, page, type Html } from './pages.js';
 import { monthlyPrice } from './pricing.js';
 import type { ClockJump, Scheduler } from './scheduler.js';
 import {
@@ -55,8 +55,8 @@ const money = formatMinorUnits;
 export function homePage(ctx: CardContext, jump?: ReportedJump): Html {
   const users = [...ctx.store.users.values()];
   return page(
-    'Billing sandbox: client card',
-    html`<h1>Client card</h1>
+    'Billing sandbox: clients',
+    html`<h1>Clients and their agreements</h1>
 ${jump ? jumpStatus(ctx, jump) : ''}
 ${clockPanel(ctx, '/')}
 ${users.map(
@@ -76,7 +76,8 @@ function agreementSummary(ctx: CardContext, agreement: Agreement): Html {
   const methods = store.methodsOf(id);
   const payments = store.paymentsOf(id);
   const recommended = ctx.charging.recommendedPayment(id, ctx.clock.millis());
-  return html`<h3>Agreement ${agreementLabel(agreement)} (id ${id}) · balance <span class="num">${money(agreement.balance)}</span></h3>
+  const heading = agreement.agreement_number ? `${agreementTitle(agreement)} (id ${id})` : agreementTitle(agreement);
+  return html`<h3>${heading} · balance <span class="num">${money(agreement.balance)}</span></h3>
 <p>Recommended payment <span class="num">${money(recommended)}</span> · <a href="/agreements/${id}">Open the client card of ${agreementLabel(agreement)}</a></p>
 ${methods.length
   ? html`<div class="table-wrap"><table><caption>Saved payment methods</caption>
@@ -90,7 +91,9 @@ ${payments.length
   : html`<p class="note">No payments.</p>`}
 ${store.subscriptionsOf(id).map((s) => {
   const current = s.versions.at(-1)!;
-  return html`<p>Subscription ${s.subscription_id}: ${current.description || 'no description'} · tariff ${current.tariff_id}, period ${current.period_id} · version ${current.version} from ${current.starts_at} · <span class="${STATE_CLASS[s.billing.state]}">${STATE_TEXT[s.billing.state]}</span></p>`;
+  const tariff = store.tariffs.get(current.tariff_id);
+  const period = tariff?.periods.find((p) => p.period_id === current.period_id);
+  return html`<p>Subscription ${s.subscription_id}: ${current.description || 'no description'} · ${tariff?.name ?? `tariff ${current.tariff_id}`}, ${period?.name ?? `period ${current.period_id}`} · version ${current.version} from ${current.starts_at} · <span class="${STATE_CLASS[s.billing.state]}">${STATE_TEXT[s.billing.state]}</span></p>`;
 })}`;
 }
 
@@ -112,9 +115,9 @@ export function agreementPage(ctx: CardContext, agreement: Agreement, jump?: Rep
   if (nextStart !== undefined) shortcuts.push({ to: nextStart, text: `Move to ${timestamp(nextStart)}: the next period starts` });
 
   return page(
-    `Client card: ${label}`,
+    `Client card: ${agreementTitle(agreement)}`,
     html`<nav><a href="/">All clients</a></nav>
-<h1>Client card · ${label}</h1>
+<h1>Client card · ${agreementTitle(agreement)}</h1>
 ${jump ? jumpStatus(ctx, jump, agreement) : ''}
 ${clockPanel(ctx, `/agreements/${id}`, shortcuts)}
 <section class="card" aria-labelledby="client">
@@ -123,7 +126,7 @@ ${clockPanel(ctx, `/agreements/${id}`, shortcuts)}
 <dt>Client</dt><dd>${user ? html`${user.organization} (client id ${user.user_id})` : 'unknown'}</dd>
 ${user ? html`<dt>Contact</dt><dd>${user.full_name ?? '—'}, ${user.email}</dd>` : ''}
 ${user?.taxpayer_number ? html`<dt>Taxpayer number</dt><dd>${user.taxpayer_number}</dd>` : ''}
-<dt>Agreement</dt><dd>${label} (id ${id}), concluded ${agreement.create_date}${agreement.is_offer && agreement.agreement_number ? ', offer agreement' : ''}</dd>
+<dt>Agreement</dt><dd>${agreement.agreement_number ? `${label} (id ${id})` : `id ${id}, no number`}, ${agreement.is_offer ? 'an offer agreement, ' : ''}concluded ${agreement.create_date}</dd>
 <dt>Balance</dt><dd class="num" id="balance">${money(agreement.balance)}</dd>
 <dt>Recommended payment</dt><dd class="num" id="recommended">${money(charging.recommendedPayment(id, now))}</dd>
 <dt>Autopayment</dt><dd>${autopayMethod
@@ -252,7 +255,7 @@ ${methods.length
   ? html`<div class="table-wrap"><table><caption>Saved payment methods and their autopayment</caption>
 <thead><tr><th scope="col">Id</th><th scope="col">Method</th><th scope="col">System</th><th scope="col">Status</th><th scope="col">Autopayment</th><th scope="col">Saved</th><th scope="col">Disabled</th><th scope="col">Action</th></tr></thead>
 <tbody>${methods.map((m) => methodRow(store, m, agreementId))}</tbody></table></div>`
-  : html`<p class="note">No saved payment methods. Paying with system A or B and saving the method connects autopayments.</p>`}
+  : html`<p class="note">No saved payment methods. A payment with system A or B that saves the method adds it here, with autopayment when the request connects it.</p>`}
 </section>`;
 }
 
@@ -293,7 +296,7 @@ const STEPS: ReadonlyArray<[string, string]> = [
   ['P1M', '+1 month'],
 ];
 
-/** The sandbox time and the forms that move it (to `POST /sandbox/clock`, then back to `returnTo`). */
+/** The sandbox time and the forms that move it (to `POST /clock`, then back to `returnTo`). */
 function clockPanel(ctx: CardContext, returnTo: string, shortcuts: readonly Shortcut[] = []): Html {
   const now = ctx.clock.millis();
   // To the second: a move computed a moment before it was made lands a few milliseconds short of a whole unit.
@@ -306,11 +309,11 @@ function clockPanel(ctx: CardContext, returnTo: string, shortcuts: readonly Shor
 <h2 id="clock">Sandbox clock</h2>
 <p>Sandbox time <strong><time datetime="${new Date(now).toISOString()}" id="sandbox-time">${timestamp(now)} UTC</time></strong>
 · <span id="clock-state">${how}</span>. It only moves forward; every charge and autopayment on the way happens in order, once.</p>
-<form method="post" action="/sandbox/clock" class="inline" aria-label="Move the clock forward by">
+<form method="post" action="/clock" class="inline" aria-label="Move the clock forward by">
 ${back}<span>Move forward:</span>
 ${STEPS.map(([value, text]) => html`<button type="submit" name="advance" value="${value}">${text}</button>`)}
 </form>
-<form method="post" action="/sandbox/clock" class="inline">
+<form method="post" action="/clock" class="inline">
 ${back}<label for="clock-to">Move to (UTC)</label>
 <input id="clock-to" name="to" type="text" required size="19" spellcheck="false" autocomplete="off" aria-describedby="clock-to-hint"
  pattern="${TO_PATTERN}" title="YYYY-MM-DD HH:MM:SS, 24-hour, UTC" value="${timestamp(now)}">
@@ -318,8 +321,11 @@ ${back}<label for="clock-to">Move to (UTC)</label>
 <span class="note" id="clock-to-hint">24-hour UTC, YYYY-MM-DD HH:MM:SS (the time may be left out)</span>
 </form>
 ${shortcuts.map(
-  (s) => html`<form method="post" action="/sandbox/clock" class="inline">${back}<input type="hidden" name="to" value="${new Date(s.to).toISOString()}"><button type="submit">${s.text}</button></form>`,
+  (s) => html`<form method="post" action="/clock" class="inline">${back}<input type="hidden" name="to" value="${new Date(s.to).toISOString()}"><button type="submit">${s.text}</button></form>`,
 )}
+<form method="post" action="${ctx.clock.frozen ? '/clock/unfreeze' : '/clock/freeze'}" class="inline">${back}<button type="submit">${ctx.clock.frozen ? 'Let the clock run with real time' : 'Stop the clock'}</button></form>
+<form method="post" action="/reset" class="inline">${back}<button type="submit">Reset to the seed data</button>
+<span class="note">the data, the clock and N as at start-up</span></form>
 </section>`;
 }
 

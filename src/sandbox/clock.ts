@@ -20,24 +20,45 @@ export interface ClockOptions {
 export const MAX_MOVE_MS = 10 * 366 * DAY_MS;
 
 export class SandboxClock {
-  readonly frozen: boolean;
+  #frozen = false;
   /** Frozen: the sandbox time. Running: sandbox time minus real time. */
-  #base: number;
+  #base = 0;
   #moved = 0;
 
   constructor(
-    options: ClockOptions = {},
+    private readonly options: ClockOptions = {},
     private readonly realNow: () => number = Date.now,
   ) {
-    const start = options.start === undefined ? realNow() : toInstant(options.start);
-    if (!Number.isFinite(start)) throw new TypeError(`clock.start is not a date-time: ${String(options.start)}`);
-    this.frozen = options.frozen ?? false;
-    this.#base = this.frozen ? start : start - realNow();
+    this.reset();
+  }
+
+  /** True while the clock stands still between moves. */
+  get frozen(): boolean {
+    return this.#frozen;
   }
 
   /** The sandbox time in epoch milliseconds. */
   millis(): number {
-    return this.frozen ? this.#base : this.realNow() + this.#base;
+    return this.#frozen ? this.#base : this.realNow() + this.#base;
+  }
+
+  /** Back to where start-up put it: the configured start (else the real time now), frozen or running as configured. */
+  reset(): void {
+    const start = this.options.start === undefined ? this.realNow() : toInstant(this.options.start);
+    if (!Number.isFinite(start)) throw new TypeError(`clock.start is not a date-time: ${String(this.options.start)}`);
+    this.#frozen = this.options.frozen ?? false;
+    this.#base = this.#frozen ? start : start - this.realNow();
+    this.#moved = 0;
+  }
+
+  /** Stops the clock at the time it shows now (nothing if it stands still already). */
+  freeze(): void {
+    if (!this.#frozen) [this.#base, this.#frozen] = [this.millis(), true];
+  }
+
+  /** Lets the clock run on with real time from the time it shows now. */
+  unfreeze(): void {
+    if (this.#frozen) [this.#base, this.#frozen] = [this.#base - this.realNow(), false];
   }
 
   /** The sandbox time. */

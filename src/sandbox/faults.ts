@@ -16,14 +16,20 @@ export interface Fault {
   drop?: boolean;
   /** Answer 200 with this text instead of JSON, as a billing behind a misconfigured proxy. */
   garbage?: string;
+  /** With `status`: the `Retry-After` header, in seconds (a 429 or 503 that says when to come back). */
+  retryAfter?: number;
   /** Apply to this many requests, then clear itself; absent: until the test clears it. */
   times?: number;
 }
 
-/** The routes that can be made to fail; the same names count their requests in `sandbox.counts`. */
+/**
+ * The routes that can be made to fail (`auth` and `epsPayments` also count their requests in `sandbox.counts`);
+ * `any`: every API request, before its own route's fault.
+ */
 export interface SandboxFaults {
   auth?: Fault;
   epsPayments?: Fault;
+  any?: Fault;
 }
 
 export type FaultRoute = keyof SandboxFaults;
@@ -44,7 +50,8 @@ export function injectFaults(faults: SandboxFaults, route: FaultRoute, signal: A
     }
     if (fault?.garbage !== undefined) return c.body(fault.garbage, 200, { 'content-type': 'text/html' });
     if (fault?.status !== undefined) {
-      throw new HTTPException(fault.status as ContentfulStatusCode, { message: `fault injected by the sandbox (status ${fault.status})` });
+      const res = fault.retryAfter === undefined ? undefined : new Response(null, { headers: { 'Retry-After': String(fault.retryAfter) } });
+      throw new HTTPException(fault.status as ContentfulStatusCode, { message: `fault injected by the sandbox (status ${fault.status})`, res });
     }
     await next();
   };

@@ -5,7 +5,7 @@
  */
 import { html, raw } from 'hono/html';
 import { formatMinorUnits } from '../eps/amount.js';
-import type { Agreement, Payment } from './store.js';
+import { TEST_CARDS, type Agreement, type Payment } from './store.js';
 
 export type Html = ReturnType<typeof html>;
 
@@ -54,6 +54,8 @@ ol.events{margin:.5rem 0 0;padding-left:1.5rem}
 ol.events li{margin:.25rem 0}
 ol.events time{font-variant-numeric:tabular-nums;margin-right:.5rem;white-space:nowrap}
 small.muted{font-size:.8rem;font-weight:400}
+fieldset.cards{border:0;padding:0;margin:0 0 1.25rem;display:grid;gap:.35rem}
+fieldset.cards legend{color:var(--muted);padding:0;margin-bottom:.35rem}
 `;
 
 export function page(title: string, body: Html, wide = false): Html {
@@ -74,19 +76,24 @@ ${body}
 </html>`;
 }
 
+/** How an agreement is named inside a sentence: its number ("AG-1001"), or "offer agreement 1003" when it has none. */
 export function agreementLabel(agreement: Agreement | undefined): string {
   if (!agreement) return 'unknown agreement';
-  return agreement.agreement_number ?? `offer agreement no. ${agreement.agreement_id}`;
+  return agreement.agreement_number ?? `offer agreement ${agreement.agreement_id}`;
+}
+
+/** How an agreement is named in a heading: "Agreement AG-1001", or "Offer agreement 1003" when it has no number. */
+export function agreementTitle(agreement: Agreement): string {
+  return agreement.agreement_number ? `Agreement ${agreement.agreement_number}` : `Offer agreement ${agreement.agreement_id}`;
 }
 
 function savingText(payment: Payment): string {
-  if (!payment.saves_method) return 'Not saved; no autopayments';
-  if (payment.link_only) return 'Saved with autopayments; this test payment is then cancelled and the balance does not change';
-  return 'Saved, with autopayments connected';
+  const saved = !payment.saves_method ? 'Not saved' : payment.connects_autopay ? 'Saved, with autopayment connected' : 'Saved, without autopayment';
+  return payment.link_only ? `${saved}; this test payment is then cancelled and the balance does not change` : saved;
 }
 
 /** The page a payment system shows: what is paid, and the choice to pay or decline (a plain form, no script). */
-export function paymentPage(payment: Payment, agreement: Agreement | undefined): Html {
+export function paymentPage(payment: Payment, agreement: Agreement | undefined, defaultCard: string): Html {
   const amount = formatMinorUnits(payment.amount);
   const title = `System ${payment.system}: pay ${amount}`;
   return page(
@@ -96,10 +103,16 @@ export function paymentPage(payment: Payment, agreement: Agreement | undefined):
 <dl>
 <dt>Amount</dt><dd>${amount}</dd>
 <dt>Agreement</dt><dd>${agreementLabel(agreement)}</dd>
-<dt>Card</dt><dd>Visa •••• 4242 (sandbox test card)</dd>
 <dt>Payment method</dt><dd>${savingText(payment)}</dd>
 </dl>
 <form method="post">
+<fieldset class="cards"><legend>Sandbox test card</legend>
+${TEST_CARDS.map((card) =>
+  card === defaultCard
+    ? html`<label><input type="radio" name="card" value="${card}" checked> ${card}</label>`
+    : html`<label><input type="radio" name="card" value="${card}"> ${card}</label>`,
+)}
+</fieldset>
 <div class="actions">
 <button type="submit" name="decision" value="pay">Pay ${amount}</button>
 <button type="submit" name="decision" value="decline">Decline</button>

@@ -33,7 +33,7 @@ export interface ClockJump {
 }
 
 export class Scheduler {
-  readonly leadDays: number;
+  #leadDays: number;
   /** Everything up to this instant has been processed. */
   #processedTo: number;
   #lastSweep: number;
@@ -46,10 +46,25 @@ export class Scheduler {
     private readonly autopayments: Autopayments,
     options: SchedulerOptions = {},
   ) {
-    this.leadDays = options.leadDays ?? 1;
-    if (!Number.isInteger(this.leadDays) || this.leadDays < 1) throw new TypeError(`autopaymentLeadDays must be a positive whole number, not ${this.leadDays}`);
+    this.#leadDays = checkLeadDays(options.leadDays ?? 1);
     this.#processedTo = options.since ?? clock.millis();
     this.#lastSweep = this.#processedTo;
+  }
+
+  /** N of trigger 1: days before a period start. A change applies to the lead times still ahead. */
+  get leadDays(): number {
+    return this.#leadDays;
+  }
+
+  set leadDays(days: number) {
+    this.#leadDays = checkLeadDays(days);
+  }
+
+  /** Starts over (after the store was re-seeded): nothing is processed before `since`. */
+  reset(since: number, leadDays: number): void {
+    this.#processedTo = since;
+    this.#lastSweep = since;
+    this.#leadDays = checkLeadDays(leadDays);
   }
 
   /** Processes everything due up to the clock's time; returns what happened. */
@@ -93,9 +108,9 @@ export class Scheduler {
     return this.store.journal.slice(journalStart);
   }
 
-  /** With a running clock, processes events as real time reaches them (checked every second). */
+  /** Processes events as real time reaches them (checked every second; nothing to do while the clock is frozen). */
   start(): void {
-    if (this.clock.frozen || this.#timer) return;
+    if (this.#timer) return;
     this.#timer = setInterval(() => {
       try {
         this.catchUp();
@@ -171,6 +186,11 @@ export class Scheduler {
       }
     }
   }
+}
+
+function checkLeadDays(days: number): number {
+  if (!Number.isInteger(days) || days < 1 || days > 365) throw new RangeError(`autopayment lead days must be a whole number from 1 to 365, not ${days}`);
+  return days;
 }
 
 /** One subscription per agreement (the first), so one trigger charges an agreement once at one instant. */

@@ -18,9 +18,13 @@ export function seedStart(now: number): number {
   return addMonths(periodContaining(now, 1).start, -1);
 }
 
-/** Clients, agreements, the invoice and the tariffs. */
+/** A store with the seed's clients, agreements, invoice and tariffs. */
 export function createSeededStore(now: () => number = Date.now): SandboxStore {
-  const store = new SandboxStore(now);
+  return seedStore(new SandboxStore(now));
+}
+
+/** Adds the clients, agreements, the invoice and the tariffs to an empty store. */
+export function seedStore(store: SandboxStore): SandboxStore {
   const demo = store.addUser({
     type: 1,
     organization: 'Demo LLC',

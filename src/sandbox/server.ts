@@ -6,7 +6,9 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { API_PREFIX, DEFAULT_EPS_UUIDS, createSandboxApp, createSandboxState, type SandboxAppOptions, type SandboxCall, type SandboxCounts } from './app.js';
+import { SANDBOX_DEFAULTS, loadSandboxConfig } from './config.js';
 import type { SandboxFaults } from './faults.js';
+import { reset } from './operations.js';
 import type { ClockJump } from './scheduler.js';
 import type { SandboxStore } from './store.js';
 
@@ -17,8 +19,10 @@ export type { ClockJump } from './scheduler.js';
 export type { BillingEvent, SandboxStore } from './store.js';
 
 export interface SandboxOptions extends Omit<SandboxAppOptions, 'publicUrl'> {
-  /** Port on 127.0.0.1; default 0 (a free port). */
+  /** Port; default 0 (a free port). */
   port?: number;
+  /** Listening address; default 127.0.0.1. */
+  host?: string;
   /** Origin of the hosted-page links when the sandbox is reached through another host; default `url`. */
   publicUrl?: string;
 }
@@ -37,6 +41,8 @@ export interface Sandbox {
   faults: SandboxFaults;
   /** Forgets every token issued: the next request with one is answered 401. */
   revokeTokens(): void;
+  /** Back to the seed, as `POST /sandbox/reset`. */
+  reset(): void;
   /**
    * The environment variables a relay needs to talk to this sandbox (`BILLING_BASE_URL`, its credentials and the
    * three `EPS_UUID_*`), for `loadConfig({...sandbox.relayEnv(), ALLOWED_ORIGINS, …})`.
@@ -74,8 +80,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const state = createSandboxState(options);
   let url = '';
   const app = createSandboxApp({ ...options, publicUrl: () => options.publicUrl?.replace(/\/+$/, '') ?? url }, state);
-  const server = await listen(app.fetch, options.port ?? 0);
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const host = options.host ?? '127.0.0.1';
+  const server = await listen(app.fetch, options.port ?? 0, host);
+  url = `http://${/^(?:0\.0\.0\.0|::)$/.test(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`;
   const { clock, scheduler } = state;
   scheduler.start();
 
@@ -88,6 +95,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     counts: state.counts,
     faults: state.faults,
     revokeTokens: () => state.tokens.revokeAll(),
+    reset: () => void reset(state),
     relayEnv: () => {
       const uuids = { ...DEFAULT_EPS_UUIDS, ...options.epsUuids };
       return {
@@ -101,7 +109,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     clock: {
       now: () => clock.now(),
-      frozen: clock.frozen,
+      get frozen() {
+        return clock.frozen;
+      },
       advance: (by) => scheduler.advance(by),
       advanceTo: (when) => scheduler.advanceTo(when),
     },
@@ -119,9 +129,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 }
 
-function listen(fetch: Parameters<typeof serve>[0]['fetch'], port: number): Promise<ServerType> {
+function listen(fetch: Parameters<typeof serve>[0]['fetch'], port: number, hostname: string): Promise<ServerType> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch, port, hostname: '127.0.0.1' }, () => {
+    const server = serve({ fetch, port, hostname }, () => {
       server.off('error', reject);
       resolve(server);
     });
@@ -130,24 +140,28 @@ function listen(fetch: Parameters<typeof serve>[0]['fetch'], port: number): Prom
 }
 
 async function main(): Promise<void> {
-  const portText = process.env.SANDBOX_PORT ?? '8790';
-  const port = Number(portText);
-  if (!/^\d{1,5}$/.test(portText) || port > 65535) {
-    console.error(`SANDBOX_PORT must be a port number (0-65535), not "${portText}"`);
+  let options: ReturnType<typeof loadSandboxConfig>;
+  try {
+    options = loadSandboxConfig();
+  } catch (error) {
+    console.error((error as Error).message);
     process.exit(1);
   }
-  const publicUrl = process.env.SANDBOX_PUBLIC_URL?.replace(/\/+$/, '') || undefined;
-  const sandbox = await startSandbox({ port, ...(publicUrl && { publicUrl }) });
+  const sandbox = await startSandbox(options);
+  const uuids = DEFAULT_EPS_UUIDS;
+  // The password is shown only when it is the public demo default; a configured one, and the control token, never.
+  const password = options.password === SANDBOX_DEFAULTS.password ? SANDBOX_DEFAULTS.password : '(from SANDBOX_PASSWORD)';
   console.log(`
   Billing sandbox listening on ${sandbox.url}
 
   API base_url:        ${sandbox.baseUrl}
-  Client card:         ${sandbox.url}/   (one per agreement: ${sandbox.url}/agreements/1001)
-  Clock:               ${sandbox.clock.now().toISOString()}, runs with real time; move it on the pages or with
-                       curl -X POST ${sandbox.url}/sandbox/clock -H 'content-type: application/json' -d '{"advance":"P1D"}'
-  Hosted pages:        ${publicUrl ?? sandbox.url}/pay/<payment_id>
-  Basic credentials:   demo / demo-secret   (GET ${API_PREFIX}/auth)
-  eps_uuid:            A=${DEFAULT_EPS_UUIDS.A}  B=${DEFAULT_EPS_UUIDS.B}  C=${DEFAULT_EPS_UUIDS.C}
+  Basic credentials:   ${options.username} / ${password}   (GET ${API_PREFIX}/auth, and the control API)
+  eps_uuid:            A=${uuids.A}  B=${uuids.B}  C=${uuids.C}
+  Client cards:        ${sandbox.url}/   (one per agreement: ${sandbox.url}/agreements/1001)
+  Hosted pages:        ${options.publicUrl ?? sandbox.url}/pay/<payment_id>
+  Clock:               ${sandbox.clock.now().toISOString()}, ${sandbox.clock.frozen ? 'frozen (stands still until moved)' : 'runs with real time'}
+  Control API:         ${sandbox.url}/sandbox/…, for example
+                       curl -u ${options.username}:… -X POST ${sandbox.url}/sandbox/clock -H 'content-type: application/json' -d '{"advance":"P1D"}'
 
   Ctrl+C stops it.
 `);

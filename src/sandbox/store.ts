@@ -137,9 +137,11 @@ export interface Payment {
   /** `eps_params` as a record, as validated. */
   params: Record<string, unknown>;
   status: PaymentStatus;
-  /** The request saves the method and connects autopayments. */
+  /** The request saves the payment method (A: `save_payment_method`, B: `is_autopayment`). */
   saves_method: boolean;
-  /** A test payment that only links the method and is then cancelled (A: `cancel_payment`). */
+  /** The saved method gets autopayment (A: `save_payment_method`, `enable_autopayments`, `preferred_method` all true; B: `is_autopayment`). */
+  connects_autopay: boolean;
+  /** A test payment that is then cancelled (A: `cancel_payment`): the balance is not raised; with saving it only links the method. */
   link_only: boolean;
   /** Whether the balance was raised (false until paid, and for a link-only payment). */
   credited: boolean;
@@ -147,6 +149,9 @@ export interface Payment {
   created_at: string;
   decided_at?: string;
 }
+
+/** The test cards the hosted page offers, the first by default; a saved method is titled by its card. */
+export const TEST_CARDS = ['Visa •••• 4242', 'Mastercard •••• 4444', 'Mir •••• 0018'] as const;
 
 /** Status codes of a payment method: 2 = active (the spec's "current"), 3 = disabled (our choice). */
 export const METHOD_ACTIVE = 2;
@@ -240,6 +245,8 @@ export interface DecisionResult {
   first: boolean;
 }
 
+const FIRST_IDS = { user: 1, agreement: 1001, invoice: 501, subscription: 1, payment: 1, method: 1, autopayment: 1, entry: 1 };
+
 export class SandboxStore {
   readonly users = new Map<number, User>();
   readonly agreements = new Map<number, Agreement>();
@@ -259,10 +266,18 @@ export class SandboxStore {
   /** What the billing did, in order. */
   readonly journal: BillingEvent[] = [];
 
-  #next = { user: 1, agreement: 1001, invoice: 501, subscription: 1, payment: 1, method: 1, autopayment: 1, entry: 1 };
+  #next = { ...FIRST_IDS };
 
   /** @param now the sandbox clock, epoch ms. */
   constructor(readonly now: () => number = Date.now) {}
+
+  /** Empties the store in place (ids start over), for a reset to the seed: whoever holds it keeps a live store. */
+  clear(): void {
+    for (const map of [this.users, this.agreements, this.invoices, this.tariffs, this.subscriptions, this.payments, this.paymentMethods, this.autopayments, this.methodDisabledAt]) map.clear();
+    this.ledger.length = 0;
+    this.journal.length = 0;
+    this.#next = { ...FIRST_IDS };
+  }
 
   addUser(input: NewUser): User {
     const user: User = { user_id: this.#next.user++, ...input };
@@ -371,13 +386,15 @@ export class SandboxStore {
 
   addPayment(input: NewPayment): Payment {
     const spec = SYSTEMS[input.system];
-    const saves_method = spec.autopay !== undefined && Object.keys(spec.autopay).every((name) => input.params[name] === true);
-    const link_only = saves_method && Object.keys(spec.linkOnly ?? {}).some((name) => input.params[name] === true);
+    const saves_method = spec.saveFlag !== undefined && input.params[spec.saveFlag] === true;
+    const connects_autopay = saves_method && Object.keys(spec.autopay ?? {}).every((name) => input.params[name] === true);
+    const link_only = Object.keys(spec.linkOnly ?? {}).some((name) => input.params[name] === true);
     const payment: Payment = {
       payment_id: this.#next.payment++,
       ...input,
       status: 'pending',
       saves_method,
+      connects_autopay,
       link_only,
       credited: false,
       created_at: timestamp(this.now()),
@@ -388,10 +405,12 @@ export class SandboxStore {
 
   /**
    * Records the client's decision on the hosted page, once. Paying raises the agreement's balance (not for a
-   * link-only test payment, which is cancelled) and, when the request asked for it, saves the method with
-   * autopayments connected. A payment already decided is returned unchanged.
+   * test payment, which is cancelled) and, when the request asked for it, saves the card paid with — with autopayment
+   * when the request connects it. A card the agreement already holds as an active method of the same system is not
+   * saved twice: that method is used (and gets autopayment if this request connects it). A payment already decided is
+   * returned unchanged.
    */
-  decidePayment(payment: Payment, decision: PaymentDecision): DecisionResult {
+  decidePayment(payment: Payment, decision: PaymentDecision, card: string = this.defaultCard(payment.agreement_id, payment.system)): DecisionResult {
     if (payment.status !== 'pending') return { payment, first: false };
     payment.decided_at = timestamp(this.now());
     if (decision === 'decline') {
@@ -413,20 +432,31 @@ export class SandboxStore {
       payment.credited = true;
     }
     if (payment.saves_method) {
-      const method: PaymentMethod = {
+      const known = this.methodsOf(agreement.agreement_id).find((m) => m.status === METHOD_ACTIVE && m.system === payment.system && m.title === card);
+      const method: PaymentMethod = known ?? {
         payment_method_id: this.#next.method++,
         agreement_id: agreement.agreement_id,
-        enable_auto_payments: true,
+        enable_auto_payments: false,
         status: METHOD_ACTIVE,
         method: 'bank_card',
-        title: 'Visa •••• 4242',
+        title: card,
         system: payment.system,
         created_at: payment.decided_at,
       };
+      method.enable_auto_payments ||= payment.connects_autopay;
       this.paymentMethods.set(method.payment_method_id, method);
       payment.payment_method_id = method.payment_method_id;
     }
     return { payment, first: true };
+  }
+
+  /**
+   * The test card the hosted page offers first: one the agreement has not saved yet as an active method of this
+   * system (so saving twice in a row gives two cards, as a client with two cards would), else the first.
+   */
+  defaultCard(agreementId: number, system: SystemId): string {
+    const saved = new Set(this.methodsOf(agreementId).filter((m) => m.status === METHOD_ACTIVE && m.system === system).map((m) => m.title));
+    return TEST_CARDS.find((card) => !saved.has(card)) ?? TEST_CARDS[0];
   }
 
   /** Disables a method and its autopayment (idempotent). */

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSandboxState } from '../../src/sandbox/app.js';
 import { agreementPage, spanText } from '../../src/sandbox/card-pages.js';
-import { AUTOPAY_A, INTERNET, SHOP, T0, decide, newAgreement, payment, saveMethod, startFrozen, subscribe, type Client } from './helpers.js';
+import { AUTOPAY_A, INTERNET, SHOP, T0, decide, moveClock, newAgreement, payment, saveMethod, startFrozen, subscribe, topUp, type Client } from './helpers.js';
 
 async function card(client: Client, agreementId: number | string): Promise<string> {
   const res = await fetch(`${client.sandbox.url}/agreements/${agreementId}`);
@@ -32,7 +32,7 @@ function jumpMessage(page: string): string | undefined {
 
 /** Submits a clock form of the pages as the browser does; the page the redirect leads to, and its address. */
 async function moveWithForm(client: Client, fields: Record<string, string>): Promise<{ location: string; page: string }> {
-  const res = await fetch(`${client.sandbox.url}/sandbox/clock`, { method: 'POST', body: new URLSearchParams(fields), redirect: 'manual' });
+  const res = await fetch(`${client.sandbox.url}/clock`, { method: 'POST', headers: { authorization: client.basic }, body: new URLSearchParams(fields), redirect: 'manual' });
   assert.equal(res.status, 303);
   const location = res.headers.get('location') ?? '';
   const page = await fetch(`${client.sandbox.url}${location}`);
@@ -53,7 +53,7 @@ describe('sandbox client card', () => {
   it('AG-1001: client, balance, recommended payment, the subscription with its versions, charges and payments, the clock', () =>
     onCard(async (client) => {
       const page = await card(client, 1001);
-      assert.match(page, /<h1>Client card · AG-1001<\/h1>/);
+      assert.match(page, /<h1>Client card · Agreement AG-1001<\/h1>/);
       assert.match(page, /<dt>Client<\/dt><dd>Demo LLC \(client id 1\)<\/dd>/);
       assert.match(page, /<dd>Ivan Petrov, client@example\.com<\/dd>/);
       assert.match(page, /AG-1001 \(id 1001\), concluded 2024-01-15/);
@@ -77,7 +77,7 @@ describe('sandbox client card', () => {
       assert.match(page, /No saved payment methods\./);
 
       assert.match(page, /<time datetime="2026-04-10T09:00:00.000Z" id="sandbox-time">2026-04-10 09:00:00 UTC<\/time>/);
-      assert.match(page, /<form method="post" action="\/sandbox\/clock" class="inline"[^>]*>\s*<input type="hidden" name="return_to" value="\/agreements\/1001">/);
+      assert.match(page, /<form method="post" action="\/clock" class="inline"[^>]*>\s*<input type="hidden" name="return_to" value="\/agreements\/1001">/);
       assert.match(page, /<button type="submit" name="advance" value="P1D">\+1 day<\/button>/);
       assert.equal(value(page, 'clock-state'), 'stands still until moved');
       // "Move to" shows and takes the 24-hour UTC time of the rest of the page, whatever the browser's locale.
@@ -97,8 +97,8 @@ describe('sandbox client card', () => {
   it('shows waiting, blocked and changed subscriptions as they are', () =>
     onCard(async (client) => {
       const waiting = await card(client, 1003);
-      assert.match(waiting, /<h1>Client card · offer agreement no\. 1003<\/h1>/);
-      assert.match(waiting, /<dd>offer agreement no\. 1003 \(id 1003\), concluded 2024-03-01<\/dd>/);
+      assert.match(waiting, /<h1>Client card · Offer agreement 1003<\/h1>/);
+      assert.match(waiting, /<dd>id 1003, no number, an offer agreement, concluded 2024-03-01<\/dd>/);
       assert.equal(value(waiting, 'state-2'), 'awaiting activation');
       // The quarter April–June from 1 April: 61 of 91 days of 900.00 would have been 603.30; from now, less.
       assert.match(waiting, /To activate now<\/dt><dd class="num">[\d.]+ \(the rest of the current period\)/);
@@ -119,7 +119,7 @@ describe('sandbox client card', () => {
       const home = await (await fetch(`${client.sandbox.url}/`)).text();
       assert.match(home, /Agreement AG-1001 \(id 1001\) · balance <span class="num">0\.00<\/span><\/h3>\s*<p>Recommended payment <span class="num">1140\.00<\/span> · <a href="\/agreements\/1001">/);
       assert.match(home, /href="\/agreements\/1003"/);
-      assert.match(home, /action="\/sandbox\/clock"/);
+      assert.match(home, /action="\/clock"/);
       for (const path of ['/agreements/4040', '/agreements/abc', '/agreements/0']) {
         const res = await fetch(`${client.sandbox.url}${path}`);
         assert.equal(res.status, 404, path);
@@ -143,7 +143,7 @@ describe('sandbox client card', () => {
 
       client.sandbox.advance('P1D');
 
-      const res = await fetch(`${client.sandbox.url}${action}`, { method: 'POST', redirect: 'manual' });
+      const res = await fetch(`${client.sandbox.url}${action}`, { method: 'POST', headers: { authorization: client.basic }, redirect: 'manual' });
       assert.equal(res.status, 303);
       assert.equal(res.headers.get('location'), '/agreements/1001');
       const stored = client.sandbox.store.paymentMethods.get(method)!;
@@ -156,12 +156,12 @@ describe('sandbox client card', () => {
       assert.doesNotMatch(page, /Disable autopayment<\/button>/);
       assert.match(page, /Autopayment<\/dt><dd><span class="muted">not connected/);
       client.sandbox.advance('PT1H');
-      assert.equal((await fetch(`${client.sandbox.url}${action}`, { method: 'POST', redirect: 'manual' })).status, 303, 'again: harmless');
+      assert.equal((await fetch(`${client.sandbox.url}${action}`, { method: 'POST', headers: { authorization: client.basic }, redirect: 'manual' })).status, 303, 'again: harmless');
       assert.match(row(await card(client, 1001), 'Visa •••• 4242 (bank_card)'), / 2026-04-11 09:00:00 —$/, 'and keeps the first date');
       const home = await (await fetch(`${client.sandbox.url}/`)).text();
       assert.equal(row(home, 'Visa •••• 4242 (bank_card)'), `${method} Visa •••• 4242 (bank_card) A disabled code 3 off 2026-04-10 09:00:00 2026-04-11 09:00:00`);
 
-      const other = await fetch(`${client.sandbox.url}/agreements/1001/payment-methods/${foreign}/disable`, { method: 'POST', redirect: 'manual' });
+      const other = await fetch(`${client.sandbox.url}/agreements/1001/payment-methods/${foreign}/disable`, { method: 'POST', headers: { authorization: client.basic }, redirect: 'manual' });
       assert.equal(other.status, 404, 'a method of another agreement');
       assert.equal(client.sandbox.store.paymentMethods.get(foreign)!.enable_auto_payments, true);
 
@@ -180,7 +180,7 @@ describe('sandbox client card', () => {
       // The client pays 500.00 with A and saves the card, on the payment system's page.
       const created = await client.pay(payment('A', AUTOPAY_A, { amount: 500 }));
       const hosted = await (await fetch(created.confirmation_url)).text();
-      assert.match(hosted, /Saved, with autopayments connected/);
+      assert.match(hosted, /Saved, with autopayment connected/);
       const paid = await decide(created.confirmation_url, 'pay');
       assert.equal(paid.headers.get('location'), `${SHOP}/back?payment_id=${created.payment_id}&status=succeeded`);
 
@@ -192,8 +192,9 @@ describe('sandbox client card', () => {
       // The developer presses the card's "a day before the next period" button.
       const shortcut = /<input type="hidden" name="to" value="([^"]+)"><button type="submit">Move to [^<]*1 day before the next period/.exec(page);
       assert.ok(shortcut, 'the card offers the move');
-      const moved = await fetch(`${client.sandbox.url}/sandbox/clock`, {
+      const moved = await fetch(`${client.sandbox.url}/clock`, {
         method: 'POST',
+        headers: { authorization: client.basic },
         body: new URLSearchParams({ return_to: '/agreements/1001', to: shortcut[1]! }),
         redirect: 'manual',
       });
@@ -241,9 +242,9 @@ describe('sandbox client card', () => {
       const home = await (await fetch(`${client.sandbox.url}/?jump=${number}`)).text();
       const message = jumpMessage(home)!;
       assert.match(message, /What happened on the way: 1 financial blocking, 1 subscription awaiting activation and 1 period not charged\. /);
-      assert.match(message, /2026-04-20 00:00:00 offer agreement no\. 1004: Subscription 3 \(&lt;b&gt;Fancy&lt;\/b&gt; &amp; &quot;quoted&quot;\): started without the funds/, 'every agreement, named');
-      assert.match(message, /2026-05-01 00:00:00 AG-1001: Subscription 1 \(Office internet\): the balance does not cover the period 2026-05-01 – 2026-06-01 \(1140\.00\): financial blocking 2026-05-01 00:00:00 offer agreement no\. 1004: Subscription 3 .*: period 2026-05-01 – 2026-06-01 not charged: awaiting activation$/);
-      assert.ok(home.includes('<span class="bad">offer agreement no. 1004: Subscription 3 (&lt;b&gt;Fancy&lt;/b&gt; &amp; &quot;quoted&quot;)'), 'escaped');
+      assert.match(message, /2026-04-20 00:00:00 offer agreement 1004: Subscription 3 \(&lt;b&gt;Fancy&lt;\/b&gt; &amp; &quot;quoted&quot;\): started without the funds/, 'every agreement, named');
+      assert.match(message, /2026-05-01 00:00:00 AG-1001: Subscription 1 \(Office internet\): the balance does not cover the period 2026-05-01 – 2026-06-01 \(1140\.00\): financial blocking 2026-05-01 00:00:00 offer agreement 1004: Subscription 3 .*: period 2026-05-01 – 2026-06-01 not charged: awaiting activation$/);
+      assert.ok(home.includes('<span class="bad">offer agreement 1004: Subscription 3 (&lt;b&gt;Fancy&lt;/b&gt; &amp; &quot;quoted&quot;)'), 'escaped');
       assert.doesNotMatch(home, /<b>Fancy/);
       assert.match(home, /<section class="card notice" role="status" aria-labelledby="jump">\s*<h2 id="jump">The clock moved 20 days 14 hours forward<\/h2>/);
     }));
@@ -267,5 +268,36 @@ describe('sandbox client card', () => {
     state.scheduler.advance('PT2H30M');
     assert.equal(await clockState(), 'moved 1 day 2 hours 30 minutes forward so far; it runs on with real time from the moved time');
     assert.deepEqual([spanText(0), spanText(61_000), spanText(90_061_000), spanText(3 * 86_400_000 + 5_000)], ['less than a second', '1 minute 1 second', '1 day 1 hour 1 minute', '3 days 5 seconds']);
+  });
+});
+
+describe('sandbox pages: the clock\'s state and the seed, with the control API\'s operations', () => {
+  it('"Stop the clock", "Let the clock run" and "Reset to the seed data" post with the credentials and come back', async () => {
+    const client = await startFrozen();
+    try {
+      const post = (path: string, authorization?: string) =>
+        fetch(`${client.sandbox.url}${path}`, { method: 'POST', headers: authorization ? { authorization } : {}, body: new URLSearchParams({ return_to: '/agreements/1001' }), redirect: 'manual' });
+      const clock = async () => (await client.control('GET', '/clock')).body as { now: string; frozen: boolean };
+      assert.match(await (await fetch(`${client.sandbox.url}/agreements/1001`)).text(), /<form method="post" action="\/clock\/unfreeze" class="inline">.*Let the clock run with real time/);
+      assert.equal((await post('/clock/unfreeze')).status, 401, 'no credentials, no change');
+      const foreign = await fetch(`${client.sandbox.url}/clock/unfreeze`, { method: 'POST', headers: { authorization: client.basic, origin: 'https://evil.example' }, redirect: 'manual' });
+      assert.equal(foreign.status, 403, 'a form posted from another site, even with the credentials the browser holds');
+      assert.equal((await clock()).frozen, true);
+      const unfrozen = await post('/clock/unfreeze', client.basic);
+      assert.deepEqual([unfrozen.status, unfrozen.headers.get('location')], [303, '/agreements/1001']);
+      assert.equal((await clock()).frozen, false);
+      assert.match(await (await fetch(`${client.sandbox.url}/agreements/1001`)).text(), /action="\/clock\/freeze" class="inline">.*Stop the clock/);
+      assert.equal((await post('/clock/freeze', client.basic)).status, 303);
+      assert.equal((await clock()).frozen, true);
+
+      await topUp(client, 1001, 500);
+      await moveClock(client, { advance: 'P40D' });
+      assert.equal((await post('/reset', client.basic)).status, 303);
+      assert.equal((await clock()).now, '2026-04-10T09:00:00.000Z');
+      const report = (await client.control('GET', '/agreements/1001')).body as { balance: string; payments: unknown[] };
+      assert.deepEqual([report.balance, report.payments], ['0.00', []]);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -110,9 +110,9 @@ describe('sandbox clock', () => {
 
 const clockUrl = (client: Client) => `${client.sandbox.url}/sandbox/clock`;
 const postJson = (client: Client, body: unknown, type = 'application/json') =>
-  fetch(clockUrl(client), { method: 'POST', headers: { 'content-type': type }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  fetch(clockUrl(client), { method: 'POST', headers: { 'content-type': type, authorization: client.basic }, body: typeof body === 'string' ? body : JSON.stringify(body) });
 const postForm = (client: Client, fields: Record<string, string>) =>
-  fetch(clockUrl(client), { method: 'POST', body: new URLSearchParams(fields), redirect: 'manual' });
+  fetch(`${client.sandbox.url}/clock`, { method: 'POST', headers: { authorization: client.basic }, body: new URLSearchParams(fields), redirect: 'manual' });
 
 describe('sandbox clock: POST /sandbox/clock and the in-process API', () => {
   let client: Client;
@@ -123,10 +123,11 @@ describe('sandbox clock: POST /sandbox/clock and the in-process API', () => {
 
   const now = () => client.sandbox.clock.now().toISOString();
 
-  it('GET /sandbox/clock tells the time, whether it stands still, and N; no token is needed', async () => {
-    const res = await fetch(clockUrl(client));
+  it('GET /sandbox/clock tells the time, whether it stands still, how far it was moved, and N; the sandbox\'s credentials are needed', async () => {
+    assert.equal((await fetch(clockUrl(client))).status, 401);
+    const res = await fetch(clockUrl(client), { headers: { authorization: client.basic } });
     assert.equal(res.status, 200);
-    assert.deepEqual(await res.json(), { now: '2026-04-10T09:00:00.000Z', frozen: true, autopayment_lead_days: 1 });
+    assert.deepEqual(await res.json(), { now: '2026-04-10T09:00:00.000Z', frozen: true, moved_by_seconds: 0, autopayment_lead_days: 1 });
     assert.equal(client.sandbox.clock.frozen, true);
   });
 
@@ -149,9 +150,9 @@ describe('sandbox clock: POST /sandbox/clock and the in-process API', () => {
       [{ advance: -60 }, 'application/json', 400, /^advance: a positive number of seconds/],
       [{ advance: 'tomorrow' }, 'application/json', 400, /^advance: an ISO 8601 duration/],
       [{ advance: 'P1D', when: 'now' }, 'application/json', 400, /^when: not a field of this request/],
-      [['P1D'], 'application/json', 400, /^send a JSON object/],
+      [['P1D'], 'application/json', 400, /^body: expected object/],
       ['{"advance":', 'application/json', 400, /^the body is not valid JSON/],
-      ['advance=P1D', 'text/plain', 415, /^send JSON/],
+      ['advance=P1D', 'text/plain', 415, /^Content-Type must be application\/json/],
     ];
     for (const [body, type, status, message] of cases) {
       const res = await postJson(client, body, type);

@@ -126,11 +126,12 @@ describe('sandbox: POST /eps_payments', () => {
     assert.match(errorMessage(number), /^agreement_param_value: expected string/);
   });
 
-  it('validates eps_params with the shared model: unknown names, missing required ones, the autopayment rule', async () => {
+  it('validates eps_params with the shared model and the billing\'s rules: unknown names, missing required ones, enable_autopayments only with saving', async () => {
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [payment('C', { is_autopayment: true }), /eps_params\.is_autopayment: .*\(unknown_param\)/],
-      [payment('A', { save_payment_method: true }), /eps_params\.enable_autopayments: .*\(autopay_rule\).*eps_params\.preferred_method: .*\(autopay_rule\)/],
-      [payment('A', { cancel_payment: true }), /eps_params\.cancel_payment: .*\(link_rule\)/],
+      [payment('A', { enable_autopayments: true }), /eps_params\.enable_autopayments: .*\(link_rule\)/],
+      [payment('A', { enable_autopayments: 'true', save_payment_method: 'false' }), /eps_params\.enable_autopayments: .*\(link_rule\)/],
+      [payment('A', { save_payment_method: 'yes' }), /eps_params\.save_payment_method: .*\(boolean\)/],
       [{ ...payment('C'), eps_params: [] }, /eps_params\.return_url: .*\(required\)/],
       [payment('A', { confirmation_return_url: 'javascript:alert(1)' }), /eps_params\.confirmation_return_url: .*\(url\)/],
       [payment('B', { is_autopayment: 'yes' }), /eps_params\.is_autopayment: .*\(boolean\)/],

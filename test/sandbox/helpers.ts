@@ -16,6 +16,10 @@ export interface Client {
   token(): Promise<string>;
   /** A request to the API with a fresh token (unless `token` is given); the body is sent as JSON (a string as is). */
   api(method: string, path: string, body?: unknown, token?: string): Promise<Answer>;
+  /** A request to the control API (`/sandbox{path}`) with the sandbox's Basic credentials. */
+  control(method: string, path: string, body?: unknown): Promise<Answer>;
+  /** The `Authorization` header value of the sandbox's Basic credentials. */
+  basic: string;
   /** `POST /eps_payments` and the response object of a 201. */
   pay(body: Record<string, unknown>): Promise<PaymentAnswer>;
   close(): Promise<void>;
@@ -41,16 +45,31 @@ export async function start(options: SandboxOptions = {}): Promise<Client> {
       return body.response.token;
     },
     async api(method, path, body, token) {
+      const send = async (bearer: string) => {
+        const headers: Record<string, string> = { authorization: `Bearer ${bearer}` };
+        if (body !== undefined) headers['content-type'] = 'application/json';
+        const res = await fetch(`${sandbox.baseUrl}${path}`, {
+          method,
+          headers,
+          body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+        });
+        return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
+      };
+      if (token !== undefined) return send(token);
       cached ??= await client.token();
-      const headers: Record<string, string> = { authorization: `Bearer ${token ?? cached}` };
+      const answer = await send(cached);
+      if (answer.status !== 401) return answer;
+      // Tokens live by the sandbox clock: after a move past their lifetime, get a new one, as a billing client does.
+      cached = await client.token();
+      return send(cached);
+    },
+    async control(method, path, body) {
+      const headers: Record<string, string> = { authorization: basic };
       if (body !== undefined) headers['content-type'] = 'application/json';
-      const res = await fetch(`${sandbox.baseUrl}${path}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-      });
+      const res = await fetch(`${sandbox.url}/sandbox${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
       return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
     },
+    basic,
     async pay(body) {
       const answer = await client.api('POST', '/eps_payments', body);
       assert.equal(answer.status, 201, JSON.stringify(answer.body));
@@ -169,10 +188,9 @@ export interface BillingEventJson {
 
 /** `POST /sandbox/clock` with a JSON body; the answer's body (asserting 200). */
 export async function moveClock(client: Client, body: Record<string, unknown>): Promise<ClockAnswer> {
-  const res = await fetch(`${client.sandbox.url}/sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const answer = (await res.json()) as ClockAnswer;
-  assert.equal(res.status, 200, JSON.stringify(answer));
-  return answer;
+  const answer = await client.control('POST', '/clock', body);
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  return answer.body as unknown as ClockAnswer;
 }
 
 /** The agreement's ledger entries of some kinds, as `[at, kind, amount text, version]`. */

@@ -25,7 +25,7 @@ describe('sandbox: hosted payment page', () => {
     assert.match(page, /System A/);
     assert.match(page, /<dd>1500\.50<\/dd>/);
     assert.match(page, /<dd>AG-1001<\/dd>/);
-    assert.match(page, /Saved, with autopayments connected/);
+    assert.match(page, /Saved, with autopayment connected/);
     assert.match(page, /<form method="post">/);
     assert.match(page, /<button type="submit" name="decision" value="pay">Pay 1500\.50<\/button>/);
     assert.match(page, /<button type="submit" name="decision" value="decline">Decline<\/button>/);

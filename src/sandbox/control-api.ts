@@ -1,0 +1,152 @@
+/**
+ * The sandbox's JSON control API, mounted under `/sandbox` (outside the billing's `/api/rest/v1`): what a merchant's
+ * test suite scripts, like Stripe's test clocks and test helpers. Every route needs the sandbox's Basic credentials or
+ * its control token. Answers are plain JSON objects; a refusal is `{code, error: {message}}` with that HTTP status.
+ *
+ * - `GET /clock`; `POST /clock` `{"advance": "P1D" | seconds}` or `{"to": "2026-05-01T00:00:00Z"}` → `{from, now,
+ *   events}`; `POST /clock/freeze`, `POST /clock/unfreeze`
+ * - `GET /settings`; `PATCH /settings` `{"autopayment_lead_days": 3}`
+ * - `GET /agreements`, `GET /agreements/{id}` (balance, recommended payment, subscriptions, ledger, payments,
+ *   autopayments, methods); `POST /agreements/{id}/payment-methods/{method}/disable`
+ * - `GET /faults`, `POST /faults` `{"target": "eps_payments", "status": 500, "times": 2}`, `DELETE /faults`
+ * - `POST /reset`
+ */
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import * as z from 'zod';
+import type { Fault, FaultRoute } from './faults.js';
+import {
+  OperationError,
+  agreementList,
+  agreementReport,
+  clearFaults,
+  clockView,
+  disableMethod,
+  faultsView,
+  freezeClock,
+  moveClock,
+  reset,
+  setFault,
+  setLeadDays,
+  settings,
+  unfreezeClock,
+  type FaultsView,
+  type OperationsContext,
+} from './operations.js';
+import { issuesMessage } from './schemas.js';
+
+const moveSchema = z.strictObject({ advance: z.optional(z.union([z.string(), z.number()])), to: z.optional(z.string()) });
+
+const settingsSchema = z.strictObject({ autopayment_lead_days: z.number() });
+
+const TARGETS = { auth: 'auth', eps_payments: 'epsPayments', any: 'any' } as const satisfies Record<string, FaultRoute>;
+
+const faultSchema = z
+  .strictObject({
+    target: z.enum(Object.keys(TARGETS) as [keyof typeof TARGETS, ...(keyof typeof TARGETS)[]]),
+    status: z.optional(z.number().int().min(400).max(599)),
+    delay_ms: z.optional(z.number().int().min(1).max(60_000)),
+    garbage: z.optional(z.string().max(10_000)),
+    reset: z.optional(z.literal(true)),
+    retry_after: z.optional(z.number().int().min(0).max(86_400)),
+    times: z.optional(z.number().int().min(1).max(10_000)),
+  })
+  .superRefine((value, ctx) => {
+    const outcomes = [value.status, value.garbage, value.reset].filter((v) => v !== undefined).length;
+    if (outcomes > 1) ctx.addIssue({ code: 'custom', path: [], message: 'give one of status, garbage or reset' });
+    if (outcomes === 0 && value.delay_ms === undefined) ctx.addIssue({ code: 'custom', path: [], message: 'give status, delay_ms, garbage or reset' });
+    if (value.retry_after !== undefined && value.status === undefined) ctx.addIssue({ code: 'custom', path: ['retry_after'], message: 'only with status' });
+  });
+
+const NO_STORE = { 'Cache-Control': 'no-store' };
+
+export function controlApi(ctx: OperationsContext, auth: MiddlewareHandler): Hono {
+  const api = new Hono();
+  api.use('*', auth);
+  api.use('*', bodyLimit({ maxSize: 16 * 1024, onError: () => { throw new HTTPException(413, { message: 'the body is larger than 16 KB' }); } }));
+
+  api.get('/clock', (c) => c.json(clockView(ctx), 200, NO_STORE));
+  api.post('/clock', async (c) => {
+    const jump = moveClock(ctx, await body(c, moveSchema));
+    return c.json({ from: jump.from, now: jump.to, events: jump.events }, 200, NO_STORE);
+  });
+  api.post('/clock/freeze', (c) => c.json(freezeClock(ctx), 200, NO_STORE));
+  api.post('/clock/unfreeze', (c) => c.json(unfreezeClock(ctx), 200, NO_STORE));
+
+  api.get('/settings', (c) => c.json(settings(ctx), 200, NO_STORE));
+  api.patch('/settings', async (c) => c.json(setLeadDays(ctx, (await body(c, settingsSchema)).autopayment_lead_days), 200, NO_STORE));
+
+  api.get('/agreements', (c) => c.json({ agreements: agreementList(ctx) }, 200, NO_STORE));
+  api.get('/agreements/:id', (c) => c.json(agreementReport(ctx, idOf(c.req.param('id'), 'agreement')), 200, NO_STORE));
+  api.post('/agreements/:id/payment-methods/:method/disable', (c) =>
+    c.json(disableMethod(ctx, idOf(c.req.param('id'), 'agreement'), idOf(c.req.param('method'), 'payment method')), 200, NO_STORE),
+  );
+
+  api.get('/faults', (c) => c.json({ faults: wireFaults(faultsView(ctx)) }, 200, NO_STORE));
+  api.post('/faults', async (c) => {
+    const input = await body(c, faultSchema);
+    const fault: Fault = {
+      ...(input.status !== undefined && { status: input.status }),
+      ...(input.delay_ms !== undefined && { delayMs: input.delay_ms }),
+      ...(input.garbage !== undefined && { garbage: input.garbage }),
+      ...(input.reset && { drop: true }),
+      ...(input.retry_after !== undefined && { retryAfter: input.retry_after }),
+      ...(input.times !== undefined && { times: input.times }),
+    };
+    return c.json({ faults: wireFaults(setFault(ctx, TARGETS[input.target], fault)) }, 200, NO_STORE);
+  });
+  api.delete('/faults', (c) => c.json({ faults: wireFaults(clearFaults(ctx)) }, 200, NO_STORE));
+
+  api.post('/reset', (c) => c.json(reset(ctx), 200, NO_STORE));
+
+  api.onError((error, c) => {
+    const status = error instanceof OperationError || error instanceof HTTPException ? error.status : 500;
+    if (status === 500) console.error('billing sandbox: unexpected error', error);
+    const headers: Record<string, string> = {};
+    if (error instanceof HTTPException) error.res?.headers.forEach((value, name) => (headers[name] = value));
+    return c.json({ code: status, error: { message: status === 500 ? 'internal sandbox error' : error.message } }, status, headers);
+  });
+  api.notFound((c) => c.json({ code: 404, error: { message: 'no such control endpoint' } }, 404));
+  return api;
+}
+
+/** The faults set, written as `POST /faults` takes them: `{eps_payments: {status: 429, retry_after: 5, times: 1}}`. */
+function wireFaults(faults: FaultsView): Record<string, Record<string, unknown>> {
+  const targetOf = Object.fromEntries(Object.entries(TARGETS).map(([wire, route]) => [route, wire]));
+  return Object.fromEntries(
+    Object.entries(faults).map(([route, f]) => [
+      targetOf[route] ?? route,
+      {
+        ...(f.status !== undefined && { status: f.status }),
+        ...(f.delayMs !== undefined && { delay_ms: f.delayMs }),
+        ...(f.garbage !== undefined && { garbage: f.garbage }),
+        ...(f.drop && { reset: true }),
+        ...(f.retryAfter !== undefined && { retry_after: f.retryAfter }),
+        ...(f.times !== undefined && { times: f.times }),
+      },
+    ]),
+  );
+}
+
+/** The JSON body (an empty one reads as `{}`), checked by `schema`; 415 when not JSON, 400 when invalid. */
+async function body<T>(c: Context, schema: z.ZodType<T>): Promise<T> {
+  const text = await c.req.text();
+  if (text.trim() && !/^application\/json\s*(?:;|$)/i.test(c.req.header('content-type') ?? '')) {
+    throw new HTTPException(415, { message: 'Content-Type must be application/json' });
+  }
+  let value: unknown = {};
+  try {
+    if (text.trim()) value = JSON.parse(text);
+  } catch {
+    throw new HTTPException(400, { message: 'the body is not valid JSON' });
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new HTTPException(400, { message: issuesMessage(parsed.error.issues) });
+  return parsed.data;
+}
+
+function idOf(text: string | undefined, what: string): number {
+  if (!/^[1-9]\d{0,14}$/.test(text ?? '')) throw new OperationError(400, `${what} id: expected a positive integer`);
+  return Number(text);
+}
