@@ -1,11 +1,19 @@
 // The demo's "My account" page: asks the merchant's server (the demo server) for a client session, hands it to both
 // elements, logs their events and switches the page language.
 // (A file of its own: the page's Content-Security-Policy allows no inline script.)
+import { bilingual } from './i18n.js';
 import { showPaymentReturn } from './payment-return.js';
 
-const returned = showPaymentReturn(document.getElementById('payment-status'));
 const methods = document.querySelector('billing-payment-methods');
 const pay = document.querySelector('billing-pay');
+// The elements follow the page's language unless they have their own `lang`.
+let returned = null;
+let sayNoSession = null;
+bilingual([methods, pay], () => {
+  returned?.();
+  sayNoSession?.();
+});
+returned = showPaymentReturn(document.getElementById('payment-status'));
 const log = document.getElementById('log');
 const sessionState = document.getElementById('session-state');
 
@@ -30,18 +38,6 @@ for (const el of [pay, methods]) {
   if (el.state === 'ready') record(`<${el.localName}> state`, 'ready (before this page listened)');
 }
 
-// The elements follow the page's language unless they have their own `lang`.
-for (const button of document.querySelectorAll('[data-lang]')) {
-  button.addEventListener('click', () => {
-    document.documentElement.lang = button.dataset.lang;
-    for (const el of [methods, pay]) el.setAttribute('lang', button.dataset.lang);
-    returned?.();
-    for (const other of document.querySelectorAll('[data-lang]')) {
-      other.setAttribute('aria-pressed', String(other === button));
-    }
-  });
-}
-
 // A real merchant would render the session into the page or fetch it from their own backend, as here.
 try {
   const answer = await fetch('/demo-session', { headers: { Accept: 'application/json' } });
@@ -50,5 +46,17 @@ try {
   methods.session = session;
   pay.session = session;
 } catch (error) {
-  sessionState.textContent = `No client session: ${error.message}. Is the demo server (npm start) running?`;
+  // The cause and the command as code: they are the program's words, not the page's.
+  const code = (text) => Object.assign(document.createElement('code'), { textContent: text });
+  sayNoSession = () => {
+    const ru = document.documentElement.lang === 'ru';
+    sessionState.replaceChildren(
+      ru ? 'Нет клиентской сессии (' : 'No client session (',
+      code(error.message),
+      ru ? '). Запущен ли демо-сервер (' : '). Is the demo server (',
+      code('npm start'),
+      ru ? ')?' : ') running?',
+    );
+  };
+  sayNoSession();
 }

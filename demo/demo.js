@@ -1,10 +1,15 @@
 // The demo merchant page: switches the page language, logs every event of <billing-pay>, and says how the payment went
 // when the client comes back from the payment page.
 // (A file of its own: the page's Content-Security-Policy allows no inline script.)
+import { bilingual } from './i18n.js';
 import { showPaymentReturn } from './payment-return.js';
 
-const returned = showPaymentReturn(document.getElementById('payment-status'));
 const widget = document.querySelector('billing-pay');
+// The widget follows the page's language unless it has its own `lang`; the language comes first, so the return is
+// said in it.
+let returned = null;
+bilingual([widget], () => returned?.());
+returned = showPaymentReturn(document.getElementById('payment-status'));
 const log = document.getElementById('log');
 const hold = document.getElementById('hold-redirect');
 
@@ -14,7 +19,8 @@ for (const name of ['billing-pay-ready', 'billing-pay-submit', 'billing-pay-redi
     const item = document.createElement('li');
     const title = document.createElement('span');
     title.className = 'name';
-    title.textContent = name + (event.defaultPrevented ? ' (cancelled)' : '');
+    const cancelled = document.documentElement.lang === 'ru' ? ' (отменено)' : ' (cancelled)';
+    title.textContent = name + (event.defaultPrevented ? cancelled : '');
     item.append(title, ' ', JSON.stringify(event.detail));
     log.prepend(item);
   });
@@ -26,16 +32,4 @@ if (widget.state === 'ready') {
   const item = document.createElement('li');
   item.textContent = 'state="ready" (billing-pay-ready fired before this page listened)';
   log.prepend(item);
-}
-
-// The widget follows the page's language unless it has its own `lang`.
-for (const button of document.querySelectorAll('[data-lang]')) {
-  button.addEventListener('click', () => {
-    document.documentElement.lang = button.dataset.lang;
-    widget.setAttribute('lang', button.dataset.lang);
-    returned?.();
-    for (const other of document.querySelectorAll('[data-lang]')) {
-      other.setAttribute('aria-pressed', String(other === button));
-    }
-  });
 }

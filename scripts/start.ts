@@ -1,21 +1,21 @@
 /**
  * `npm start`: the whole demo on one machine with no credentials — the billing sandbox, a relay wired to it, and a
- * merchant page with the widget. Ports: SANDBOX_PORT (8790), RELAY_PORT (8787), DEMO_PORT (8080).
+ * merchant page with the widget. Ports: SANDBOX_PORT (8790), RELAY_PORT (8787), DEMO_PORT (8080), checked by
+ * scripts/ports.ts before the build. The demo pages are written for the default ports; this server gives them the
+ * relay's and the sandbox's real addresses as it serves them.
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { loadConfig } from '../src/relay/config.js';
 import { startRelay } from '../src/relay/server.js';
 import { createClientSession } from '../src/relay/session.js';
 import { startSandbox } from '../src/sandbox/server.js';
+import { demoPorts } from './ports.js';
 
-const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const sandboxPort = port('SANDBOX_PORT', 8790);
-const relayPort = port('RELAY_PORT', 8787);
-const demoPort = port('DEMO_PORT', 8080);
+const [sandboxPort, relayPort, demoPort] = demoPorts().map((p) => p.port) as [number, number, number];
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** The demo merchant's and relay's shared key for client sessions (a fixed demo value; never use it elsewhere). */
 const SESSION_SECRET = 'billing-pay-demo-session-secret-not-for-production';
@@ -41,6 +41,18 @@ demo.get('/demo-session', async (c) => {
   c.header('Cache-Control', 'no-store');
   return c.json({ session: await createClientSession({ agreementId: 1001, ttlSeconds: 900 }, SESSION_SECRET) });
 });
+// The pages name the relay and the sandbox at their default addresses; they get this run's.
+const addresses: [string, string][] = [
+  ['http://localhost:8787', `http://localhost:${relayPort}`],
+  ['http://localhost:8790', `http://localhost:${sandboxPort}`],
+];
+const servePage = (name: string) => async (c: Context) => {
+  const page = await readFile(`${root}demo/${name}`, 'utf8');
+  return c.html(addresses.reduce((text, [from, to]) => text.replaceAll(from, to), page));
+};
+demo.get('/', servePage('index.html'));
+demo.get('/index.html', servePage('index.html'));
+demo.get('/account.html', servePage('account.html'));
 demo.use('/*', serveStatic({ root: `${root}demo` }));
 serve({ fetch: demo.fetch, port: demoPort, hostname: '127.0.0.1' });
 

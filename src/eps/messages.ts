@@ -27,6 +27,7 @@ export const PROBLEM_TEXTS_EN = {
   autopay_rule: 'Saving a payment method connects autopayments: save_payment_method, enable_autopayments and preferred_method go together.',
   link_rule: 'Linking a card for autopayments needs save_payment_method.',
   origin: 'This address is not on one of the merchant’s allowed origins.',
+  agreement_not_found: 'No agreement was found by this value.',
 } as const;
 
 export type ProblemKey = keyof typeof PROBLEM_TEXTS_EN;

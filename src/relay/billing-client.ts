@@ -4,12 +4,16 @@
  */
 import { Agent, request, errors as undiciErrors, type Dispatcher } from 'undici';
 import type { ValidPayment } from '../eps/request.js';
+import { isAgreementNotFound } from './agreement-not-found.js';
 import type { RelayConfig } from './config.js';
 import { RelayError } from './errors.js';
 import type { Metrics } from './metrics.js';
 import { TokenCache } from './token-cache.js';
 
-type BillingConfig = Pick<RelayConfig, 'billingBaseUrl' | 'billingUsername' | 'billingPassword' | 'billingTimeoutMs' | 'tokenTtlUnit'>;
+type BillingConfig = Pick<
+  RelayConfig,
+  'billingBaseUrl' | 'billingUsername' | 'billingPassword' | 'billingTimeoutMs' | 'tokenTtlUnit' | 'agreementNotFound'
+>;
 
 interface BillingAnswer {
   status: number;
@@ -68,6 +72,14 @@ export class BillingClient {
         billingReached: false,
         retryable: true,
         retryAfterSeconds: answer.retryAfterSeconds ?? 5,
+      });
+    }
+    // A lookup that finds nothing: the payer's own mistake, on a field they can correct. No payment was created, so
+    // the Idempotency-Key stays free (a retry, the same or corrected, goes to the billing and never replays this).
+    if (isAgreementNotFound(answer.status, answer.body, this.config.agreementNotFound)) {
+      throw new RelayError(422, 'agreement_not_found', 'The billing found no agreement by agreement_param_value.', {
+        fields: { agreement_param_value: 'agreement_not_found' },
+        billingReached: false,
       });
     }
     if (answer.status >= 400 && answer.status < 500) {

@@ -7,6 +7,7 @@ import { canonicalAmount, toMinorUnits } from '../eps/amount.js';
 import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../eps/lookup.js';
 import { SYSTEM_IDS, type SystemId } from '../eps/systems.js';
 import type { RateLimit } from './rate-limit.js';
+import { DEFAULT_AGREEMENT_NOT_FOUND_TEXT, type AgreementNotFoundRule } from './agreement-not-found.js';
 import { MIN_SECRET_BYTES } from './session.js';
 
 export interface RelayConfig {
@@ -44,6 +45,8 @@ export interface RelayConfig {
   sessionSecret?: string;
   /** The query parameter that scopes `GET /payment_methods` to an agreement (not documented by the billing). */
   paymentMethodsAgreementParam: string;
+  /** How the billing's "no agreement found" answer to a payment is recognised (the spec shows no error format). */
+  agreementNotFound: AgreementNotFoundRule;
 }
 
 export class ConfigError extends Error {
@@ -67,6 +70,8 @@ const DEFAULTS = {
   RATE_LIMIT_AGREEMENT: '10/60',
   IDEMPOTENCY_TTL_SECONDS: '86400',
   PAYMENT_METHODS_AGREEMENT_PARAM: 'agreement_id',
+  AGREEMENT_NOT_FOUND_STATUS: '404',
+  AGREEMENT_NOT_FOUND_TEXT: DEFAULT_AGREEMENT_NOT_FOUND_TEXT,
 };
 
 /** pino's levels, and `silent` (no log at all). */
@@ -154,6 +159,15 @@ export function loadConfig(env: Env = process.env): RelayConfig {
   const paymentMethodsAgreementParam = read('PAYMENT_METHODS_AGREEMENT_PARAM');
   if (!/^[a-z_][a-z0-9_]*$/i.test(paymentMethodsAgreementParam)) problems.push('PAYMENT_METHODS_AGREEMENT_PARAM must be a parameter name');
 
+  const notFoundStatuses = list(read('AGREEMENT_NOT_FOUND_STATUS')).map(Number);
+  // 401, 403 and 429 say the billing refused the relay or is busy, never anything about the agreement.
+  if (!notFoundStatuses.every((s) => Number.isInteger(s) && s >= 400 && s < 500 && ![401, 403, 429].includes(s))) {
+    problems.push('AGREEMENT_NOT_FOUND_STATUS must list 4xx statuses (not 401, 403 or 429), such as 404');
+  }
+  const notFoundText = read('AGREEMENT_NOT_FOUND_TEXT');
+  const notFoundPattern = notFoundText ? regExp(notFoundText) : null;
+  if (notFoundPattern === undefined) problems.push('AGREEMENT_NOT_FOUND_TEXT must be a regular expression, such as agreement.*not found');
+
   if (problems.length) throw new ConfigError(problems);
   return {
     billingBaseUrl,
@@ -177,7 +191,17 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     idempotencyTtlSeconds: idempotencyTtlSeconds!,
     ...(sessionSecret && { sessionSecret }),
     paymentMethodsAgreementParam,
+    agreementNotFound: { statuses: notFoundStatuses, pattern: notFoundPattern ?? null },
   };
+}
+
+/** A case-insensitive pattern, or `undefined` when the text is not one. */
+function regExp(text: string): RegExp | undefined {
+  try {
+    return new RegExp(text, 'i');
+  } catch {
+    return undefined;
+  }
 }
 
 function list(text: string): string[] {

@@ -1,6 +1,9 @@
 /**
- * Every error the relay answers has one JSON shape: `{"error": {"code", "message", "fields"?}}`.
+ * Every error the relay answers has one JSON shape: `{"error": {"code", "message", "fields"?}}`. A field's problem
+ * travels as its key (`amount_decimals`) with the English text for API users beside it, never as a sentence alone.
  */
+import type { ErrorCode, FieldProblem } from '../eps/errors.js';
+import { problemText } from '../eps/messages.js';
 
 /**
  * The statuses an error may have: 4xx and 5xx (the same numbers as Hono's `ClientErrorStatusCode` and
@@ -12,30 +15,10 @@ export type ErrorStatus =
   | 422 | 423 | 424 | 425 | 426 | 428 | 429 | 431 | 451
   | 500 | 501 | 502 | 503 | 504 | 505 | 506 | 507 | 508 | 510 | 511;
 
-export type ErrorCode =
-  | 'invalid_json'
-  | 'unsupported_media_type'
-  | 'payload_too_large'
-  | 'validation_failed'
-  | 'invalid_idempotency_key'
-  | 'idempotency_key_reused'
-  | 'idempotency_in_flight'
-  | 'rate_limited'
-  | 'origin_not_allowed'
-  | 'not_found'
-  | 'system_not_offered'
-  | 'billing_rejected'
-  | 'billing_error'
-  | 'billing_unavailable'
-  | 'billing_timeout'
-  | 'not_ready'
-  | 'store_unavailable'
-  | 'session_invalid'
-  | 'sessions_disabled'
-  | 'internal_error';
+export type { ErrorCode } from '../eps/errors.js';
 
 export interface ErrorBody {
-  error: { code: ErrorCode; message: string; fields?: Record<string, string> };
+  error: { code: ErrorCode; message: string; fields?: Record<string, FieldProblem> };
 }
 
 /** An error with its answer: the status, a stable code for programs and a message for people. */
@@ -44,7 +27,7 @@ export class RelayError extends Error {
     readonly status: ErrorStatus,
     readonly code: ErrorCode,
     message: string,
-    options?: { fields?: Record<string, string>; cause?: unknown; billingReached?: boolean; retryable?: boolean; retryAfterSeconds?: number },
+    options?: { /** Field path → problem key. */ fields?: Record<string, string>; cause?: unknown; billingReached?: boolean; retryable?: boolean; retryAfterSeconds?: number },
   ) {
     super(message, { cause: options?.cause });
     this.name = 'RelayError';
@@ -54,6 +37,7 @@ export class RelayError extends Error {
     this.retryAfterSeconds = options?.retryAfterSeconds;
   }
 
+  /** Field path (`amount`, `eps_params.email`) → problem key (`amount_decimals`). */
   readonly fields?: Record<string, string>;
   /** False when the billing certainly did not act on the request (never sent, or refused unread): trying again cannot pay twice. */
   readonly billingReached: boolean;
@@ -63,6 +47,7 @@ export class RelayError extends Error {
   readonly retryAfterSeconds?: number;
 
   toBody(): ErrorBody {
-    return { error: { code: this.code, message: this.message, ...(this.fields && { fields: this.fields }) } };
+    const fields = this.fields && Object.fromEntries(Object.entries(this.fields).map(([path, problem]) => [path, { problem, message: problemText(problem) }]));
+    return { error: { code: this.code, message: this.message, ...(fields && { fields }) } };
   }
 }

@@ -4,7 +4,6 @@
  * `c.var.payment`; nothing else downstream reads the client's body.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import { problemText } from '../eps/messages.js';
 import { checkPayment, type PaymentRules, type ValidPayment } from '../eps/request.js';
 import { returnUrlParams, type SystemId } from '../eps/systems.js';
 import { RelayError } from './errors.js';
@@ -14,7 +13,7 @@ export function validatePayment(rules: PaymentRules, allowedOrigins: Set<string>
     const checked = checkPayment(await readJson(c), rules);
     const problems = checked.ok ? foreignReturnUrls(checked.value.system, checked.value.params, allowedOrigins) : checked.fields;
     if (!checked.ok || Object.keys(problems).length) {
-      throw new RelayError(422, 'validation_failed', 'The payment request is not valid.', { fields: describe(problems) });
+      throw new RelayError(422, 'validation_failed', 'The payment request is not valid.', { fields: problems });
     }
     c.set('payment', checked.value);
     await next();
@@ -55,8 +54,4 @@ function foreignReturnUrls(system: SystemId, params: Record<string, unknown>, al
     if (typeof value === 'string' && !allowed.has(new URL(value).origin)) problems[`eps_params.${name}`] = 'origin';
   }
   return problems;
-}
-
-function describe(problems: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(problems).map(([field, key]) => [field, problemText(key)]));
 }

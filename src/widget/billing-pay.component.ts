@@ -14,6 +14,7 @@ import {
   newIdempotencyKey,
   PayError,
   postPayment,
+  sleep,
   type RelayConfig,
   type RelaySystem,
 } from './relay-client.js';
@@ -53,8 +54,9 @@ const NO_VALUES: Record<ValueKey, string> = { amount: '', lookupValue: '', email
  * @fires billing-pay-submit - A valid payment is about to be sent to the relay. Detail: the request body.
  * @fires billing-pay-redirect - The relay answered the payment page. Detail: `{url}`. Cancelable: when cancelled, the
  *   widget does not navigate.
- * @fires billing-pay-error - The form is invalid, the relay refused, or it could not be reached. Detail:
- *   `{code, message, fields?}`.
+ * @fires billing-pay-error - The form is invalid, the relay refused, or it could not be reached (also when `/config`
+ *   fails: `network_error`, `timeout`, `origin_not_allowed` — the page's origin is not in the relay's `ALLOWED_ORIGINS`,
+ *   with the fix in the console — or the relay's code). Detail: `{code, message, fields?}`.
  *
  * @csspart form - The form.
  * @csspart systems - The fieldset of the payment system radios.
@@ -69,7 +71,7 @@ const NO_VALUES: Record<ValueKey, string> = { amount: '', lookupValue: '', email
  * @csspart preset - The preset agreement the payment goes to.
  * @csspart error - An error next to its field.
  * @csspart status - The live region: progress and errors of the whole form.
- * @csspart button - The Pay button.
+ * @csspart button - The Pay button, and "Try again" when the payment options could not be loaded.
  * @csspart note - The note under the button.
  *
  * @cssprop [--billing-pay-font-family=the page's font] - Font family.
@@ -102,6 +104,10 @@ export class BillingPay extends LitElement {
   private payAbort?: AbortController;
   /** The locale the amount text was last shown in. */
   private shownLocale?: string;
+  /** Failed `/config` loads in a row: each "Try again" after the first waits longer (backoff). */
+  private configFailures = 0;
+  /** A payment that got no answer (network, timeout), with its key: the same request again reuses the key. */
+  private unanswered?: { json: string; key: string };
 
   /** The relay's `/config`, once loaded. */
   @state() private config: RelayConfig | null = null;
@@ -152,7 +158,7 @@ export class BillingPay extends LitElement {
   /** A preset phone number for the receipt. */
   @property() phone = '';
 
-  /** The merchant's name for system A; default "System A". */
+  /** The merchant's name for system A in every language (`texts.systems` names it per language); default "System A". */
   @property({ attribute: 'label-a' }) labelA = '';
 
   /** The merchant's name for system B; default "System B". */
@@ -169,8 +175,10 @@ export class BillingPay extends LitElement {
 
   /**
    * Texts that replace the built-in ones, for every language (`{labels: {pay: 'Pay now'}}`) or per language tag
-   * (`{ru: {labels: {…}}, de: {labels: {…}, kinds: {…}, problems: {…}}}`): a tag that is not built in becomes a
-   * language of its own, on top of English. Keys: `labels`, `kinds` and `problems` of `TEXTS.en`. As an attribute: JSON.
+   * (`{ru: {labels: {…}, systems: {A: 'Банковская карта'}}, de: {labels: {…}, kinds: {…}, errors: {…}}}`): a tag that is
+   * not built in becomes a language of its own, on top of English. Keys: `labels`, `kinds`, `problems`, `errors` (per
+   * error code), `missing` (no agreement found, per lookup kind) of `TEXTS.en`, and `systems` (names of A, B, C, over
+   * `label-a`…). As an attribute: JSON.
    */
   @property({ type: Object }) texts: TextsOption | null = null;
 
@@ -226,7 +234,7 @@ export class BillingPay extends LitElement {
     if (changed.has('relay') || changed.has('session')) void this.loadConfig();
   }
 
-  private async loadConfig(): Promise<void> {
+  private async loadConfig(delayMs = 0): Promise<void> {
     this.configAbort?.abort();
     const controller = (this.configAbort = new AbortController());
     this.config = null;
@@ -236,6 +244,7 @@ export class BillingPay extends LitElement {
     }
     this.readiness.set('loading');
     try {
+      if (delayMs) await sleep(delayMs, controller.signal);
       const [config, agreement] = await Promise.all([
         fetchConfig(this.relay, controller.signal),
         this.session ? fetchSessionAgreement(this.relay, this.session, controller.signal).catch(() => 0) : 0,
@@ -243,6 +252,7 @@ export class BillingPay extends LitElement {
       this.sessionAgreement = agreement && config.lookups.includes(11) ? String(agreement) : '';
       this.config = config;
       const first = this.readiness.set('ready');
+      this.configFailures = 0;
       await this.updateComplete;
       if (!first) return;
       const { systems, kinds } = this.view();
@@ -250,9 +260,15 @@ export class BillingPay extends LitElement {
     } catch (error) {
       if (controller.signal.aborted) return;
       this.readiness.set('failed');
+      this.configFailures++;
       this.report(toPayError(error), 'error_config');
     }
   }
+
+  /** "Try again" after `/config` failed: at once the first time, then after 1, 2, 4… seconds (30 at most). */
+  private onRetry = () => {
+    void this.loadConfig(this.configFailures > 1 ? Math.min(1000 * 2 ** (this.configFailures - 2), 30_000) : 0);
+  };
 
   /** Back from the payment page through the back/forward cache: the form is usable again. */
   private onPageShow = (e: PageTransitionEvent) => {
@@ -355,8 +371,12 @@ export class BillingPay extends LitElement {
     emit(this, 'billing-pay-submit', body);
     this.submitState = 'sending';
     const controller = (this.payAbort = new AbortController());
+    // Pay pressed again after no answer came: the same request keeps its key, so the relay cannot pay it twice.
+    const json = JSON.stringify(body);
+    const key = this.unanswered?.json === json ? this.unanswered.key : newIdempotencyKey();
+    this.unanswered = undefined;
     try {
-      const url = await postPayment(this.relay, body, newIdempotencyKey(), controller.signal);
+      const url = await postPayment(this.relay, body, key, controller.signal);
       if (!isSafeRedirect(url)) {
         throw new PayError('relay', 'unsafe_redirect', 'The payment page address is not https.', { cause: url });
       }
@@ -369,6 +389,7 @@ export class BillingPay extends LitElement {
         return;
       }
       const failure = toPayError(error);
+      if (failure.type === 'network') this.unanswered = { json, key };
       if (failure.fields) this.problems = { ...failure.fields };
       this.report(failure);
     } finally {
@@ -391,21 +412,29 @@ export class BillingPay extends LitElement {
 
   /** Shows a failure, tells the page (`billing-pay-error`) and moves the focus where the person can act on it. */
   private report(failure: PayError, label?: 'error_config'): void {
-    const { t } = this.speech();
+    const v = this.view();
     this.failure = failure;
     if (!label) this.submitState = 'error';
-    const message = t.labels[label ?? messageKey(failure)];
+    // A merchant's mistake: the payer gets a neutral text, the developer the fix.
+    if (failure.code === 'origin_not_allowed') console.error('<billing-pay>:', failure.message);
+    const message = label ? v.t.labels[label] : failureText(v, failure);
     const fields = failure.fields
-      ? Object.fromEntries(Object.entries(failure.fields).map(([path, p]) => [path, problemOf(t, p)]))
+      ? Object.fromEntries(Object.entries(failure.fields).map(([path, p]) => [path, this.problemText(v, path, p)]))
       : undefined;
     emit(this, 'billing-pay-error', { code: failure.code, message, ...(fields && { fields }) });
-    if (label) return;
+    // A repeated "Try again" took its button away while it loaded: give the focus back to the new one.
+    if (label && this.configFailures < 2) return;
     void this.updateComplete.then(() => {
       const root = this.renderRoot as ShadowRoot;
       const target =
         root.querySelector<HTMLElement>('[aria-invalid="true"]') ?? (root.activeElement ? null : root.querySelector('button'));
       target?.focus();
     });
+  }
+
+  /** The text of a field's problem; "no agreement found" is worded for the lookup kind in use. */
+  private problemText(v: View, path: string, key: string): string {
+    return problemOf(v.t, key, path === 'agreement_param_value' ? LOOKUP_KEYS[v.kind] : undefined);
   }
 
   /** Sends the top page to the payment system (or this frame, when the top page is out of reach). */
@@ -454,12 +483,12 @@ export class BillingPay extends LitElement {
         .value=${this.values[o.name]}
         @input=${this.onInput}
       />
-      ${this.error(v, `${id}-error`, problem)}
+      ${this.error(v, `${id}-error`, problem, path)}
     </div>`;
   }
 
-  private error(v: View, id: string, problem: string | undefined): TemplateResult | typeof nothing {
-    return problem ? html`<p id=${id} class="error" part="error">${problemOf(v.t, problem)}</p>` : nothing;
+  private error(v: View, id: string, problem: string | undefined, path = ''): TemplateResult | typeof nothing {
+    return problem ? html`<p id=${id} class="error" part="error">${this.problemText(v, path, problem)}</p>` : nothing;
   }
 
   private renderSystems(v: View, used: Set<string>): TemplateResult {
@@ -481,7 +510,9 @@ export class BillingPay extends LitElement {
               .checked=${s.id === v.system?.id}
               @change=${this.onSystem}
             />
-            <label for="system-${s.id}" part="label">${labels[s.id] || fill(v.t.labels.system_name, { id: s.id })}</label>
+            <label for="system-${s.id}" part="label"
+              >${v.t.systems[s.id] || labels[s.id] || fill(v.t.labels.system_name, { id: s.id })}</label
+            >
           </span>`,
         )}
       </div>
@@ -580,8 +611,8 @@ export class BillingPay extends LitElement {
     if (this.submitState !== 'error' || !this.failure) return '';
     const unshown = Object.entries(this.problems)
       .filter(([path]) => !used.has(path))
-      .map(([path, p]) => `${fieldLabel(v, path, this.preset)}: ${problemOf(v.t, p)}`);
-    return [labels[messageKey(this.failure)], ...unshown].join(' ');
+      .map(([path, p]) => `${fieldLabel(v, path, this.preset)}: ${this.problemText(v, path, p)}`);
+    return [failureText(v, this.failure), ...unshown].join(' ');
   }
 
   override render(): TemplateResult {
@@ -624,6 +655,9 @@ export class BillingPay extends LitElement {
     return html`<form part="form" lang=${v.locale} novalidate aria-label=${labels.form} @submit=${this.onSubmit}>
       ${content}
       <p class="status ${failed ? 'error' : ''}" part="status" role="status">${status}</p>
+      ${this.state === 'failed' && this.relay
+        ? html`<button part="button" type="button" @click=${this.onRetry}>${labels.retry}</button>`
+        : nothing}
       ${ready
         ? html`<button part="button" type="submit" ?disabled=${this.busy}>${linking ? labels.link : labels.pay}</button>
             <p class="note" part="note">${labels.card_note}</p>`
@@ -648,14 +682,17 @@ function toPayError(error: unknown): PayError {
   return error instanceof PayError ? error : new PayError('relay', 'internal_error', String(error), { cause: error });
 }
 
-function messageKey(failure: PayError) {
-  if (failure.type === 'validation') return 'invalid' as const;
-  if (failure.type === 'billing') return 'error_billing' as const;
-  if (failure.code === 'timeout') return 'error_timeout' as const;
-  if (failure.type === 'network') return 'error_network' as const;
-  if (failure.code === 'origin_not_allowed') return 'error_origin' as const;
-  if (failure.code === 'unsafe_redirect') return 'error_redirect' as const;
-  return 'error_relay' as const;
+/**
+ * What the payer is told of a failure: the text of its code (an unknown one, such as a proxy's `http_502`, is a fault of
+ * the site), with when to try again, and another system suggested only where one may help.
+ */
+function failureText(v: View, failure: PayError): string {
+  const { errors, labels } = v.t;
+  const text = (errors as Record<string, string>)[failure.code] ?? errors.internal_error;
+  const seconds = failure.retryAfter ?? 60;
+  const [count, unit] = seconds >= 60 ? [Math.ceil(seconds / 60), 'minute' as const] : [seconds, 'second' as const];
+  const other = failure.code === 'billing_rejected' && v.systems.length > 1 ? ` ${labels.other_system}` : '';
+  return fill(text, { wait: new Intl.RelativeTimeFormat(v.locale).format(count, unit) }) + other;
 }
 
 /** The name of a field that has no control of its own in the form (a return address, a preset agreement…). */

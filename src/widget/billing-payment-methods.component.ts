@@ -108,8 +108,8 @@ export class BillingPaymentMethods extends LitElement {
   /**
    * Texts that replace the built-in ones, for every language (`{methods: {disable: 'Stop autopayment'}}`) or per
    * language tag (`{ru: {methods: {…}}, de: {methods: {…}, labels: {…}}}`): a tag that is not built in becomes a
-   * language of its own, on top of English. Keys: `methods` (those of `PAYMENT_METHODS_TEXTS.en`) and the `labels`
-   * `system_name`, `error_network` and `error_timeout` of `<billing-pay>`; the same object may be given to both
+   * language of its own, on top of English. Keys: `methods` (those of `PAYMENT_METHODS_TEXTS.en`) and the label
+   * `system_name` of `<billing-pay>`; the same object may be given to both
    * elements. As an attribute: JSON.
    */
   @property({ type: Object }) texts: TextsOption | null = null;
@@ -238,13 +238,13 @@ export class BillingPaymentMethods extends LitElement {
   }
 
   private failureText(
-    { labels, methods: t }: PaymentMethodsSpeech,
+    { methods: t }: PaymentMethodsSpeech,
     fallback: 'error_load' | 'error_disable' = this.state === 'failed' ? 'error_load' : 'error_disable',
   ): string {
     const code = this.failure?.code;
     if (code === 'session_invalid') return t.error_session;
-    if (code === 'timeout') return labels.error_timeout;
-    if (code === 'network_error') return labels.error_network;
+    if (code === 'timeout') return t.error_timeout;
+    if (code === 'network_error') return t.error_network;
     if (code === 'not_found' && fallback === 'error_disable') return t.error_gone;
     return t[fallback];
   }

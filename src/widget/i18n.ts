@@ -5,8 +5,10 @@
  *
  * A page may override any text, or add a language, without a fork: see `TextOverrides` and `resolveTexts`.
  */
+import type { ErrorCode } from '../eps/errors.js';
 import type { LOOKUP_KEYS } from '../eps/lookup.js';
 import { PROBLEM_TEXTS_EN, type ProblemKey } from '../eps/messages.js';
+import type { SystemId } from '../eps/systems.js';
 import type { PaymentMethodsTexts } from './payment-methods.i18n.js';
 
 export type Lang = 'en' | 'ru';
@@ -34,27 +36,55 @@ const LABELS_EN = {
   redirecting: 'Opening the payment page…',
   loading: 'Loading payment options…',
   card_note: 'You pay on the payment system’s own page; card details are never entered here.',
-  invalid: 'Please correct the highlighted fields.',
   return_url: 'Return address',
-  error_network: 'The payment service could not be reached. Check the connection and try again.',
-  error_timeout: 'The payment service did not answer in time. Try again.',
-  error_relay: 'The payment could not be started. Try again later.',
-  error_billing: 'The payment system did not accept the payment. Try again later or choose another system.',
-  error_origin: 'Payments cannot be started from this page.',
-  error_redirect: 'The payment page address is not safe, so it was not opened.',
   error_config: 'Payment options could not be loaded.',
+  retry: 'Try again',
+  other_system: 'You can also choose another payment system.',
   no_systems: 'No payment system is available.',
 };
 
 export type LabelKey = keyof typeof LABELS_EN;
 export type KindKey = (typeof LOOKUP_KEYS)[keyof typeof LOOKUP_KEYS];
+/** The widget's own failure codes, beside the relay's `ErrorCode`s. */
+export type WidgetErrorCode = 'network_error' | 'timeout' | 'bad_answer' | 'unsafe_redirect';
+/**
+ * Codes the payer can do nothing about but try later or tell the shop (the site's mistakes, a billing that is down or
+ * does not accept the relay, a page whose origin the relay does not allow): `internal_error`'s text serves them all
+ * (a page may still give one its own).
+ */
+export type FaultCode =
+  | 'invalid_json'
+  | 'unsupported_media_type'
+  | 'payload_too_large'
+  | 'invalid_idempotency_key'
+  | 'idempotency_key_reused'
+  | 'not_found'
+  | 'not_ready'
+  | 'session_invalid'
+  | 'sessions_disabled'
+  | 'bad_answer'
+  | 'billing_error'
+  | 'origin_not_allowed';
+/** What the payer is told for each error code; `{wait}`: when to try again ("in 30 seconds"). */
+export type ErrorTexts = Record<Exclude<ErrorCode | WidgetErrorCode, FaultCode>, string> & Partial<Record<FaultCode, string>>;
 
-/** One language: labels, the names of the lookup kinds, and the problem keys of the model. */
+/**
+ * One language: labels, the names of the lookup kinds, the problem keys of the model, what the payer is told for each
+ * error code, the "no agreement found" text of each lookup kind, and the payment systems' names (none built in).
+ */
 export interface Texts {
   labels: Record<LabelKey, string>;
   kinds: Record<KindKey, string>;
   problems: Record<ProblemKey, string>;
+  errors: ErrorTexts;
+  missing: Record<KindKey, string>;
+  systems: Partial<Record<SystemId, string>>;
 }
+
+
+const FIX_EN = 'Please correct the highlighted fields.';
+const BUSY_EN = 'The payment service is busy. Try again {wait}.';
+const LATE_EN = 'No answer came in time: the payment may have been made. Check before paying again.';
 
 const EN: Texts = {
   labels: LABELS_EN,
@@ -71,7 +101,39 @@ const EN: Texts = {
     taxpayer_number: 'Taxpayer number (INN)',
   },
   problems: PROBLEM_TEXTS_EN,
+  errors: {
+    validation_failed: FIX_EN,
+    agreement_not_found: FIX_EN,
+    internal_error: 'A fault on this site stopped the payment. Try again later or contact the shop.',
+    idempotency_in_flight: BUSY_EN,
+    rate_limited: 'Too many attempts. Try again {wait}.',
+    billing_rejected: 'The payment system did not accept this payment.',
+    billing_unavailable: BUSY_EN,
+    store_unavailable: BUSY_EN,
+    // The billing may have acted: never invite a blind second payment.
+    billing_timeout: LATE_EN,
+    timeout: LATE_EN,
+    network_error: 'The payment service could not be reached. Check the connection and try again.',
+    unsafe_redirect: 'The payment page address is not safe, so it was not opened.',
+  },
+  missing: {
+    login: 'No client with this login.',
+    full_name: 'No client with this name.',
+    agreement_number: 'No agreement with this number.',
+    accounting_code: 'No agreement with this code.',
+    email: 'No client with this e-mail.',
+    account_number: 'No account with this number.',
+    client_id: 'No client with this ID.',
+    agreement_id: 'No agreement with this ID.',
+    invoice_id: 'No invoice with this number.',
+    taxpayer_number: 'No client with this taxpayer number.',
+  },
+  systems: {},
 };
+
+const FIX_RU = 'Исправьте отмеченные поля.';
+const BUSY_RU = 'Платёжный сервис перегружен. Попробуйте ещё раз {wait}.';
+const LATE_RU = 'Ответ не пришёл вовремя: платёж мог пройти. Проверьте, прежде чем платить снова.';
 
 const RU: Texts = {
   labels: {
@@ -97,15 +159,10 @@ const RU: Texts = {
     redirecting: 'Открываем страницу оплаты…',
     loading: 'Загружаем способы оплаты…',
     card_note: 'Оплата проходит на странице платёжной системы; данные карты здесь не вводятся.',
-    invalid: 'Исправьте отмеченные поля.',
     return_url: 'Адрес возврата',
-    error_network: 'Не удалось связаться с платёжным сервисом. Проверьте соединение и попробуйте ещё раз.',
-    error_timeout: 'Платёжный сервис не ответил вовремя. Попробуйте ещё раз.',
-    error_relay: 'Не удалось начать платёж. Попробуйте позже.',
-    error_billing: 'Платёжная система не приняла платёж. Попробуйте позже или выберите другую систему.',
-    error_origin: 'С этой страницы нельзя начать платёж.',
-    error_redirect: 'Адрес страницы оплаты небезопасен, поэтому он не открыт.',
     error_config: 'Не удалось загрузить способы оплаты.',
+    retry: 'Попробовать снова',
+    other_system: 'Можно также выбрать другую платёжную систему.',
     no_systems: 'Нет доступных платёжных систем.',
   },
   kinds: {
@@ -148,7 +205,35 @@ const RU: Texts = {
     autopay_rule: 'Сохранение способа оплаты подключает автоплатежи: флаги сохранения и автоплатежей идут вместе.',
     link_rule: 'Для привязки карты нужно сохранить способ оплаты.',
     origin: 'Этот адрес не относится к сайтам продавца.',
+    agreement_not_found: 'Договор не найден.',
   },
+  errors: {
+    validation_failed: FIX_RU,
+    agreement_not_found: FIX_RU,
+    internal_error: 'Сбой на сайте помешал платежу. Попробуйте позже или обратитесь в магазин.',
+    idempotency_in_flight: BUSY_RU,
+    rate_limited: 'Слишком много попыток. Попробуйте ещё раз {wait}.',
+    billing_rejected: 'Платёжная система не приняла этот платёж.',
+    billing_unavailable: BUSY_RU,
+    store_unavailable: BUSY_RU,
+    billing_timeout: LATE_RU,
+    timeout: LATE_RU,
+    network_error: 'Не удалось связаться с платёжным сервисом. Проверьте соединение и попробуйте ещё раз.',
+    unsafe_redirect: 'Адрес страницы оплаты небезопасен, поэтому он не открыт.',
+  },
+  missing: {
+    login: 'Клиент с таким логином не найден.',
+    full_name: 'Клиент с таким ФИО не найден.',
+    agreement_number: 'Договор с таким номером не найден.',
+    accounting_code: 'Договор с таким кодом не найден.',
+    email: 'Клиент с таким e-mail не найден.',
+    account_number: 'Лицевой счёт с таким номером не найден.',
+    client_id: 'Клиент с таким ID не найден.',
+    agreement_id: 'Договор с таким ID не найден.',
+    invoice_id: 'Счёт с таким номером не найден.',
+    taxpayer_number: 'Клиент с таким ИНН не найден.',
+  },
+  systems: {},
 };
 
 export const TEXTS: Record<Lang, Texts> = { en: EN, ru: RU };
@@ -178,13 +263,17 @@ export function langOf(el: Element): Lang {
 
 /**
  * Any of the texts of one language, each optional: what a page overrides. One object serves both elements:
- * `<billing-pay>` reads `labels`, `kinds` and `problems`; `<billing-payment-methods>` reads `methods` (and the few
- * `labels` it shares: `system_name`, `error_network`, `error_timeout`).
+ * `<billing-pay>` reads `labels`, `kinds`, `problems`, `errors`, `missing` and `systems`; `<billing-payment-methods>` reads
+ * `methods` (and the one label it shares: `system_name`).
  */
 export interface TextOverrides {
   labels?: Partial<Record<LabelKey, string>>;
   kinds?: Partial<Record<KindKey, string>>;
   problems?: Partial<Record<ProblemKey, string>>;
+  errors?: Partial<Texts['errors']>;
+  missing?: Partial<Record<KindKey, string>>;
+  /** The payment systems' names in this language (`{A: 'Bank card'}`); they win over `label-a`, `label-b`, `label-c`. */
+  systems?: Partial<Record<SystemId, string>>;
   /** The texts of `<billing-payment-methods>`: the keys of `PAYMENT_METHODS_TEXTS.en`. */
   methods?: Partial<PaymentMethodsTexts>;
 }
@@ -204,7 +293,7 @@ export interface Speech<T = Texts> {
 }
 
 /** The parts of `TextOverrides`: an option that has one of them at its top is flat (for every language). */
-const PARTS = ['labels', 'kinds', 'problems', 'methods'];
+const PARTS = ['labels', 'kinds', 'problems', 'errors', 'missing', 'systems', 'methods'];
 
 /**
  * The texts of an element for a language tag: its built-in language (`ru`, else English), with the page's overrides
@@ -237,18 +326,15 @@ export function fill(text: string, values: Record<string, string>): string {
 }
 
 /**
- * The text of a problem in the given texts. Accepts a problem key, or the English text the relay answers with (which
- * is mapped back to its key); anything else is shown as it came.
+ * The text of a problem key (the relay sends keys, never sentences). "No agreement found" is worded for the lookup kind
+ * in use; a key this version does not know gets the general "correct the highlighted fields".
  */
-export function problemOf(t: Texts, keyOrText: string): string {
-  const problems = t.problems as Record<string, string>;
-  const key = Object.hasOwn(problems, keyOrText)
-    ? keyOrText
-    : Object.keys(PROBLEM_TEXTS_EN).find((k) => (PROBLEM_TEXTS_EN as Record<string, string>)[k] === keyOrText);
-  return key ? problems[key]! : keyOrText;
+export function problemOf(t: Texts, key: string, kind?: KindKey): string {
+  if (key === 'agreement_not_found' && kind) return t.missing[kind];
+  return (t.problems as Record<string, string>)[key] ?? t.errors.validation_failed;
 }
 
 /** `problemOf` with the built-in texts of `lang`. */
-export function problemIn(lang: Lang, keyOrText: string): string {
-  return problemOf(TEXTS[lang], keyOrText);
+export function problemIn(lang: Lang, key: string): string {
+  return problemOf(TEXTS[lang], key);
 }

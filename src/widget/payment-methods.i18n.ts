@@ -25,6 +25,8 @@ const EN = {
   error_load: 'Saved payment methods could not be loaded.',
   error_disable: 'The autopayment could not be disabled. Try again later.',
   error_gone: 'This payment method is no longer saved.',
+  error_network: 'The payment service could not be reached. Check the connection and try again.',
+  error_timeout: 'The payment service did not answer in time. Try again.',
 };
 
 export type PaymentMethodsTexts = typeof EN;
@@ -53,6 +55,8 @@ export const PAYMENT_METHODS_TEXTS: Record<Lang, PaymentMethodsTexts> = {
     error_load: 'Не удалось загрузить сохранённые способы оплаты.',
     error_disable: 'Не удалось отключить автоплатёж. Попробуйте позже.',
     error_gone: 'Этот способ оплаты уже не сохранён.',
+    error_network: 'Не удалось связаться с платёжным сервисом. Проверьте соединение и попробуйте ещё раз.',
+    error_timeout: 'Платёжный сервис не ответил вовремя. Попробуйте ещё раз.',
   },
 };
 

@@ -13,14 +13,18 @@ export class PayError extends Error {
     /** The relay's error code, or the widget's own: `network_error`, `timeout`, `bad_answer`, `unsafe_redirect`. */
     readonly code: string,
     message: string,
-    options: { fields?: Record<string, string>; cause?: unknown } = {},
+    options: { fields?: Record<string, string>; retryAfter?: number; cause?: unknown } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = 'PayError';
     this.fields = options.fields;
+    this.retryAfter = options.retryAfter;
   }
 
+  /** Field path → problem key. */
   readonly fields?: Record<string, string>;
+  /** The relay's `Retry-After`, in seconds. */
+  readonly retryAfter?: number;
 }
 
 export interface RelaySystem {
@@ -50,9 +54,19 @@ export function relayUrl(relay: string, path: string): string {
 }
 
 export async function fetchConfig(relay: string, signal: AbortSignal): Promise<RelayConfig> {
-  const answer = await request(relayUrl(relay, 'config'), { signal, headers: { Accept: 'application/json' } });
+  const url = relayUrl(relay, 'config');
+  let answer: Response;
+  try {
+    answer = await request(url, { signal, headers: { Accept: 'application/json' } });
+  } catch (error) {
+    // CORS hides why a relay that does not allow this page answers nothing; a no-cors request reaches it all the same.
+    if ((error as PayError).code === 'network_error' && (await fetch(url, { mode: 'no-cors', signal }).then(Boolean, () => false))) {
+      throw new PayError('relay', 'origin_not_allowed', `${url} does not allow ${location.origin}: add it to the relay's ALLOWED_ORIGINS.`, { cause: error });
+    }
+    throw error;
+  }
   const body = await readJson(answer);
-  if (!answer.ok) throw relayError(answer.status, body);
+  if (!answer.ok) throw relayError(answer, body);
   const config = parseConfig(body);
   if (!config) throw new PayError('relay', 'bad_answer', 'The relay answered /config with an unexpected shape.', { cause: body });
   return config;
@@ -98,7 +112,7 @@ export async function postPayment(
     }
   }
   const result = await readJson(answer);
-  if (!answer.ok) throw relayError(answer.status, result);
+  if (!answer.ok) throw relayError(answer, result);
   const url = isRecord(result) ? result.redirect_url : undefined;
   if (typeof url !== 'string' || !url) {
     throw new PayError('relay', 'bad_answer', 'The relay did not answer a payment page address.', { cause: result });
@@ -137,19 +151,24 @@ export async function readJson(answer: Response): Promise<unknown> {
 
 const BILLING_CODES = /^billing_/;
 
-export function relayError(status: number, body: unknown): PayError {
+/** The relay's error answer: its code, its fields' problem keys (`{problem, message}` on the wire), `Retry-After`. */
+export function relayError(answer: Response, body: unknown): PayError {
+  const { status } = answer;
   const error = isRecord(body) && isRecord(body.error) ? body.error : {};
   const code = typeof error.code === 'string' ? error.code : `http_${status}`;
   const message = typeof error.message === 'string' ? error.message : `The relay answered ${status}.`;
   const fields = isRecord(error.fields)
-    ? Object.fromEntries(Object.entries(error.fields).filter((e): e is [string, string] => typeof e[1] === 'string'))
+    ? Object.fromEntries(
+        Object.entries(error.fields).flatMap(([path, f]) => (isRecord(f) && typeof f.problem === 'string' ? [[path, f.problem]] : [])),
+      )
     : undefined;
-  const type: PayErrorType = code === 'validation_failed' ? 'validation' : BILLING_CODES.test(code) ? 'billing' : 'relay';
-  return new PayError(type, code, message, { fields, cause: { status, body } });
+  const wait = Number(answer.headers.get('retry-after'));
+  const type: PayErrorType = fields ? 'validation' : BILLING_CODES.test(code) ? 'billing' : 'relay';
+  return new PayError(type, code, message, { fields, retryAfter: wait > 0 ? wait : undefined, cause: { status, body } });
 }
 
 /** Waits `ms` unless the signal aborts first; leaves no timer behind either way. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const done = () => {
       clearTimeout(timer);

@@ -21,7 +21,7 @@ async function call(relay: string, path: string, session: string, signal: AbortS
     headers: { Accept: 'application/json', Authorization: `Bearer ${session}` },
   });
   const body = await readJson(answer);
-  if (!answer.ok) throw relayError(answer.status, body);
+  if (!answer.ok) throw relayError(answer, body);
   return body;
 }
 

@@ -179,7 +179,7 @@ describe('relay → sandbox: billing failures', () => {
     const retry = await stack.post(paymentA(), { 'idempotency-key': key });
     assert.equal(retry.status, 201);
     assert.equal(retry.headers.get('idempotent-replayed'), null);
-    stack.sandbox.faults.epsPayments = { status: 404, times: 1 };
+    stack.sandbox.faults.epsPayments = { status: 400, times: 1 };
     const refused = await stack.post(paymentA());
     assert.equal(refused.status, 422, 'any other 4xx refuses the payment itself');
     assert.equal((await errorOf(refused)).code, 'billing_rejected');

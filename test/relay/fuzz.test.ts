@@ -6,12 +6,13 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { checkPayment } from '../../src/eps/request.js';
+import { PROBLEM_TEXTS_EN, type ProblemKey } from '../../src/eps/messages.js';
 import { SHOP, epsCalls, paymentA, startStack, type Stack } from './harness.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
 const rules = { maxAmount: 10_000_000n };
 
-const ERROR_CODES = new Set(['invalid_json', 'unsupported_media_type', 'payload_too_large', 'validation_failed', 'origin_not_allowed', 'invalid_idempotency_key']);
+const REFUSAL_CODES = new Set(['invalid_json', 'unsupported_media_type', 'payload_too_large', 'validation_failed', 'origin_not_allowed', 'invalid_idempotency_key']);
 
 const printable = (max: number) => fc.stringMatching(new RegExp(`^[\\x20-\\x7e]{0,${max}}$`));
 
@@ -55,11 +56,15 @@ describe('relay: fuzzing POST /payments', () => {
     const body = (await res.json()) as Record<string, unknown>;
     assert.deepEqual(Object.keys(body), ['error']);
     const error = body.error as Record<string, unknown>;
-    assert.ok(ERROR_CODES.has(error.code as string), `code ${String(error.code)}`);
+    assert.ok(REFUSAL_CODES.has(error.code as string), `code ${String(error.code)}`);
     assert.equal(typeof error.message, 'string');
     assert.ok(Object.keys(error).every((k) => ['code', 'message', 'fields'].includes(k)));
     if (error.fields !== undefined) {
-      assert.ok(Object.values(error.fields as object).every((m) => typeof m === 'string' && m.length > 0));
+      // Each field's problem is a key of the shared model, with its English text.
+      for (const field of Object.values(error.fields as Record<string, { problem: string; message: string }>)) {
+        assert.ok(Object.hasOwn(PROBLEM_TEXTS_EN, field.problem), `problem ${field.problem}`);
+        assert.equal(field.message, PROBLEM_TEXTS_EN[field.problem as ProblemKey]);
+      }
     }
   }
 

@@ -111,14 +111,6 @@ describe('relay → sandbox: payments', () => {
     }
   });
 
-  it('an agreement the billing cannot find is a clear 422, not a 5xx', async () => {
-    const res = await stack.post({ ...paymentA(), agreement_param_value: 'AG-0000' });
-    assert.equal(res.status, 422);
-    const { error } = (await res.json()) as { error: { code: string; message: string } };
-    assert.equal(error.code, 'billing_rejected');
-    assert.match(error.message, /agreement/i);
-  });
-
   it('the autopayment rule is enforced before the billing is asked', async () => {
     const before = epsCalls(stack).length;
     const res = await stack.post(paymentA({ save_payment_method: true }));

@@ -385,7 +385,7 @@ describe('<billing-pay> accessibility', () => {
       answer(json({ error: { code: 'billing_rejected', message: 'Rejected.' } }, 422));
       await error;
       await el.updateComplete;
-      expect(status(el)).to.equal('The payment system did not accept the payment. Try again later or choose another system.');
+      expect(status(el)).to.equal('The payment system did not accept this payment. You can also choose another payment system.');
     });
   });
 });

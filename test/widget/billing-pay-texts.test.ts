@@ -8,7 +8,7 @@ import sinon from 'sinon';
 import { BillingPay } from '../../src/widget/billing-pay.js';
 import { TEXTS, type TextsOption } from '../../src/widget/i18n.js';
 import { PAYMENT_METHODS_TEXTS } from '../../src/widget/payment-methods.i18n.js';
-import { control, errorOf, field, labels, mount, pay, payButton, status, stubRelay, type, type RelayStub } from './helpers.js';
+import { control, cyrillicShare, errorOf, field, labels, mount, pay, payButton, status, stubRelay, type, untranslated, type RelayStub } from './helpers.js';
 
 const RELAY = 'http://relay.test';
 
@@ -25,36 +25,11 @@ function texts(el: BillingPay): string[] {
   return found;
 }
 
-/** Texts that are the same in Russian and in English: brand-like words. Kept short on purpose. */
-const SAME_IN_RUSSIAN = new Set(['E-mail']);
-
-/** Latin a Russian text may hold: those words, and technical names a Russian reader knows in Latin. */
-const LATIN_IN_RUSSIAN = /E-mail|\bID\b|\bJSON\b|http\(s\)/g;
-
-/**
- * The share of Cyrillic among the letters a person reads in a text: `{placeholders}`, example addresses
- * (`name@example.com`) and the allowed Latin words aside. 0 when nothing is left.
- */
-function cyrillicShare(text: string): number {
-  const read = text.replace(/\{[^}]*\}/g, '').replace(/\S+@\S+/g, '').replace(LATIN_IN_RUSSIAN, '');
-  const letters = read.match(/\p{L}/gu) ?? [];
-  return letters.length ? letters.filter((c) => /[а-яё]/i.test(c)).length / letters.length : 0;
-}
-
-/** What is wrong with Russian texts beside their English counterparts: the same text, or too little Cyrillic. */
-function untranslated(pairs: [where: string, ru: string, en: string][]): string[] {
-  return pairs.flatMap(([where, ru, en]) => {
-    if (SAME_IN_RUSSIAN.has(ru)) return [];
-    if (ru === en) return [`${where}: "${ru}" is the English text`];
-    const share = cyrillicShare(ru);
-    return share < 0.8 ? [`${where}: "${ru}" is ${Math.round(share * 100)} % Cyrillic`] : [];
-  });
-}
-
 /** German, as a merchant would add it: no fork, only the `texts` property. */
 const GERMAN: TextsOption = {
   de: {
-    labels: { form: 'Zahlung', system: 'Zahlungssystem', amount: 'Betrag', pay: 'Bezahlen', invalid: 'Bitte die markierten Felder korrigieren.' },
+    labels: { form: 'Zahlung', system: 'Zahlungssystem', amount: 'Betrag', pay: 'Bezahlen' },
+    errors: { validation_failed: 'Bitte die markierten Felder korrigieren.' },
     kinds: { agreement_number: 'Vertragsnummer' },
     problems: { required: 'Pflichtfeld.' },
   },
@@ -101,7 +76,7 @@ describe('<billing-pay> languages and texts', () => {
 
   it('Russian is complete in the tables too: every text of both elements, shown or not, differs from English and is Cyrillic', () => {
     const pairs: [string, string, string][] = [];
-    for (const part of ['labels', 'kinds', 'problems'] as const) {
+    for (const part of ['labels', 'kinds', 'problems', 'errors', 'missing'] as const) {
       const ru = TEXTS.ru[part] as Record<string, string>;
       const en = TEXTS.en[part] as Record<string, string>;
       expect(Object.keys(ru).sort(), part).to.deep.equal(Object.keys(en).sort());
@@ -158,6 +133,16 @@ describe('<billing-pay> languages and texts', () => {
     await el.updateComplete;
     expect(payButton(el).textContent!.trim()).to.equal('Заплатить');
     expect(field(el, 'Сумма')).to.exist;
+  });
+
+  it('names the systems per language through `texts.systems`; `label-a` stays the name for every other language', async () => {
+    const texts = JSON.stringify({ ru: { systems: { A: 'Банковская карта', C: 'Карта, разово' } } });
+    const el = await mount(html`<billing-pay relay=${RELAY} lang="ru" label-a="Bank card" texts=${texts}></billing-pay>`);
+    const systems = () => labels(el).slice(0, 3);
+    expect(systems()).to.deep.equal(['Банковская карта', 'Система B', 'Карта, разово']);
+    el.setAttribute('lang', 'en');
+    await el.updateComplete;
+    expect(systems()).to.deep.equal(['Bank card', 'System B', 'System C']);
   });
 
   it('reads `texts` from a JSON attribute (plain HTML)', async () => {

@@ -476,6 +476,26 @@ describe('<billing-pay>', () => {
       expect(payButton(el).disabled).to.be.false;
     });
 
+    it('Pay again after no answer sends the same request with the same key (the relay cannot pay it twice); a changed one gets a new key', async () => {
+      relay.restore();
+      relay = stubRelay({ payment: () => Promise.reject(new TypeError('Failed to fetch')) });
+      const el = await widget();
+      await fillIn(el);
+      for (let press = 0; press < 2; press++) {
+        const error = oneEvent(el, 'billing-pay-error');
+        await pay(el);
+        await error;
+      }
+      await type(el, 'Amount', '99');
+      const error = oneEvent(el, 'billing-pay-error');
+      await pay(el);
+      await error;
+      const keys = relay.payments().map((r) => r.headers.get('Idempotency-Key'));
+      expect(keys).to.have.length(6, 'each press: one try and its one network retry');
+      expect(new Set(keys.slice(0, 4)).size, 'the same request, pressed twice').to.equal(1);
+      expect(keys[4]).to.not.equal(keys[0], 'another amount is another payment');
+    });
+
     it('a double-click sends exactly one request, and Pay is disabled while it is in flight', async () => {
       relay.restore();
       relay = stubRelay({ payment: hanging });
@@ -546,7 +566,7 @@ describe('<billing-pay>', () => {
         await el.updateComplete;
         expect(errors).to.have.been.calledOnce;
         expect(errors.firstCall.args[0].detail.code).to.equal('timeout');
-        expect(status(el)).to.equal('The payment service did not answer in time. Try again.');
+        expect(status(el)).to.equal('No answer came in time: the payment may have been made. Check before paying again.');
         expect(clock.countTimers()).to.equal(0);
       } finally {
         clock.restore();
@@ -696,10 +716,11 @@ describe('<billing-pay>', () => {
           error: {
             code: 'validation_failed',
             message: 'The payment request is not valid.',
+            // As the relay sends them: each problem's key, and its English text for API users.
             fields: {
-              agreement_param_value: 'Enter the value without spaces or special characters.',
-              'eps_params.phone': 'Enter a phone number such as +7 900 123-45-67.',
-              'eps_params.confirmation_return_url': 'This address is not on one of the merchant’s allowed origins.',
+              agreement_param_value: { problem: 'code', message: 'Enter the value without spaces or special characters.' },
+              'eps_params.phone': { problem: 'phone', message: 'Enter a phone number such as +7 900 123-45-67.' },
+              'eps_params.confirmation_return_url': { problem: 'origin', message: 'This address is not on one of the merchant’s allowed origins.' },
             },
           },
         },
@@ -725,7 +746,7 @@ describe('<billing-pay>', () => {
       expect(el.shadowRoot!.activeElement).to.equal(field(el, 'Agreement number'));
     });
 
-    it('a 422 in Russian: the relay’s English texts are translated', async () => {
+    it('a 422 in Russian: the relay’s problem keys are shown in Russian', async () => {
       relay.restore();
       relay = stubRelay({ payment: rejected });
       const el = await widget('ru');
@@ -738,7 +759,7 @@ describe('<billing-pay>', () => {
       expect(errorOf(el, 'Телефон')).to.equal('Введите телефон, например +7 900 123-45-67.');
     });
 
-    it('a billing failure is reported as such', async () => {
+    it('a billing that is down: try again shortly, not another system (it is the same billing)', async () => {
       relay.restore();
       relay = stubRelay({
         payment: () => json({ error: { code: 'billing_unavailable', message: 'The billing is unavailable.' } }, 502),
@@ -749,10 +770,10 @@ describe('<billing-pay>', () => {
       await pay(el);
       expect((await error).detail).to.deep.equal({
         code: 'billing_unavailable',
-        message: 'The payment system did not accept the payment. Try again later or choose another system.',
+        message: 'The payment service is busy. Try again in 1 minute.',
       });
       await el.updateComplete;
-      expect(status(el)).to.equal('The payment system did not accept the payment. Try again later or choose another system.');
+      expect(status(el)).to.equal('The payment service is busy. Try again in 1 minute.');
     });
 
     it('a /config failure is reported', async () => {
@@ -769,10 +790,53 @@ describe('<billing-pay>', () => {
         expect((await error).detail.code).to.equal('internal_error');
         await el.updateComplete;
         expect(status(el)).to.equal('Payment options could not be loaded.');
-        expect(el.shadowRoot!.querySelector('button')).to.equal(null);
+        expect(el.shadowRoot!.querySelector('button')?.textContent, 'only the way to try again').to.equal('Try again');
       } finally {
         el.remove();
       }
+    });
+
+    it('a failed /config: Try again loads it at once, then waits longer after each failure; the code says what failed', async () => {
+      relay.restore();
+      let fails = 4; // two loads, each with its no-cors probe (is the relay there at all?)
+      relay = stubRelay({ config: () => (fails-- > 0 ? Promise.reject(new TypeError('Failed to fetch')) : json(CONFIG)) });
+      const configs = () => relay.requests.filter((r) => r.url.endsWith('/config') && r.method === 'GET').length;
+      const codes: string[] = [];
+      const onError = (e: Event) => codes.push((e as CustomEvent<{ code: string }>).detail.code);
+      document.addEventListener('billing-pay-error', onError);
+      const el = await fixture<BillingPay>(html`<billing-pay relay=${RELAY} lang="ru"></billing-pay>`);
+      await waitUntil(() => codes.length === 1 && el.shadowRoot!.querySelector('button'), 'no Try again');
+      const retry = () => el.shadowRoot!.querySelector<HTMLButtonElement>('button')!;
+      expect(retry().textContent).to.equal('Попробовать снова');
+      expect(status(el)).to.equal('Не удалось загрузить способы оплаты.');
+      await expect(el).to.be.accessible();
+      const before = configs();
+
+      retry().click();
+      await waitUntil(() => codes.length === 2 && retry(), 'the second load did not fail');
+      expect(configs() - before, 'the first Try again loads at once').to.be.greaterThan(0);
+      expect(codes, 'not an origin problem: nothing answered at all').to.deep.equal(['network_error', 'network_error']);
+      expect(el.shadowRoot!.activeElement, 'the focus is back on Try again').to.equal(retry());
+
+      const clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        const ready = oneEvent(el, 'billing-pay-ready');
+        const count = configs();
+        retry().click();
+        await el.updateComplete;
+        expect(status(el)).to.equal('Загружаем способы оплаты…');
+        await clock.tickAsync(900);
+        expect(configs(), 'a second Try again waits').to.equal(count);
+        await clock.tickAsync(200);
+        expect(configs()).to.equal(count + 1);
+        await ready;
+      } finally {
+        clock.restore();
+      }
+      await el.updateComplete;
+      expect(payButton(el)).to.exist;
+      document.removeEventListener('billing-pay-error', onError);
+      el.remove();
     });
   });
 

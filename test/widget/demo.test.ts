@@ -6,6 +6,31 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import sinon from 'sinon';
 import { paymentReturnText, readPaymentReturn, showPaymentReturn, type PageWindow } from '../../demo/payment-return.js';
+import { cyrillicShare } from './helpers.js';
+
+/** The texts a person sees on a demo page, the elements' own (and code, and the event log) aside. */
+function visibleTexts(doc: Document): string[] {
+  const found: string[] = [];
+  const walker = doc.createTreeWalker(doc.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const parent = node.parentElement!;
+    if (parent.closest('billing-pay, billing-payment-methods, code, #log') || !parent.checkVisibility()) continue;
+    const text = node.textContent!.replace(/\s+/g, ' ').trim();
+    if (/\p{L}/u.test(text)) found.push(text);
+  }
+  for (const node of doc.querySelectorAll('[aria-label]')) found.push(node.getAttribute('aria-label')!);
+  return [doc.title, ...found];
+}
+
+/** Opens a demo page in a frame and waits until its script has run. */
+async function frameAt(src: string): Promise<HTMLIFrameElement> {
+  const frame = document.createElement('iframe');
+  frame.src = src;
+  document.body.append(frame);
+  await waitUntil(() => frame.contentDocument?.querySelector('billing-pay')?.getAttribute('lang'), `${src} did not start`, { timeout: 4000 });
+  return frame;
+}
 
 /** A window whose address, history and language the test controls. */
 function pageAt(href: string, lang = 'en') {
@@ -113,6 +138,32 @@ describe('demo pages', () => {
         expect(frame.contentWindow!.location.hash).to.equal('#pay');
         frame.contentDocument!.querySelector<HTMLButtonElement>('[data-lang="ru"]')!.click();
         expect(said()).to.equal('Платёж 5 прошёл успешно. Спасибо!');
+      } finally {
+        frame.remove();
+      }
+    });
+  }
+
+  for (const path of ['/demo/index.html', '/demo/account.html']) {
+    it(`${path} is bilingual: every visible text follows the language, which the address keeps through the payment`, async () => {
+      const frame = await frameAt(`${path}?lang=ru&payment_id=5&status=succeeded`);
+      try {
+        const doc = frame.contentDocument!;
+        expect(doc.documentElement.lang).to.equal('ru');
+        expect(doc.getElementById('payment-status')!.textContent).to.equal('Платёж 5 прошёл успешно. Спасибо!');
+        expect(frame.contentWindow!.location.search, 'the language stays in the address').to.equal('?lang=ru');
+        for (const el of doc.querySelectorAll('billing-pay, billing-payment-methods')) expect(el.getAttribute('lang')).to.equal('ru');
+        const russian = visibleTexts(doc).filter((t) => !['Northwind Telecom', 'English'].includes(t));
+        expect(russian.length).to.be.greaterThan(8);
+        const brands = /Northwind Telecom|billing-pay/g;
+        expect(russian.filter((t) => cyrillicShare(t.replace(brands, '')) < 0.8), 'texts not in Russian').to.deep.equal([]);
+        expect([...doc.querySelectorAll<HTMLAnchorElement>('header a')].map((a) => new URL(a.href).searchParams.get('lang'))).to.deep.equal(['ru', 'ru']);
+
+        doc.querySelector<HTMLButtonElement>('[data-lang="en"]')!.click();
+        const english = visibleTexts(doc).filter((t) => t !== 'Русский');
+        expect(english.filter((t) => /[а-яё]/i.test(t)), 'Russian left in English').to.deep.equal([]);
+        expect(frame.contentWindow!.location.search).to.equal('');
+        expect(doc.getElementById('payment-status')!.textContent).to.equal('Payment 5 succeeded. Thank you!');
       } finally {
         frame.remove();
       }

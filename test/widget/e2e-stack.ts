@@ -23,10 +23,20 @@ export async function startE2eStack(pageOrigins: string[]) {
     }),
     createLogger('silent'),
   );
+  // A relay of another merchant: the test pages' origin is not among its ALLOWED_ORIGINS.
+  const foreignRelay = await startRelay(
+    loadConfig({ ...sandbox.relayEnv(), ALLOWED_ORIGINS: 'https://other-shop.example', PORT: '0' }),
+    createLogger('silent'),
+  );
 
   /** Answers for `/__e2e/<name>`: what a test needs to see of the billing side. */
   const routes: Record<string, (query: URLSearchParams) => Promise<unknown>> = {
-    stack: async () => ({ relay: relay.url, sandbox: sandbox.url }),
+    stack: async () => ({ relay: relay.url, sandbox: sandbox.url, foreignRelay: foreignRelay.url }),
+    /** The billing answers the next payment with this status (`?status=404`: a billing that says "not found" so). */
+    fault: async (q) => {
+      sandbox.faults.epsPayments = { status: Number(q.get('status')), times: 1 };
+      return {};
+    },
     session: async (q) => ({ session: await createClientSession({ agreementId: Number(q.get('agreement')) }, SESSION_SECRET) }),
     /** The `POST /eps_payments` bodies that reached the billing. */
     payments: async () => sandbox.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/eps_payments')).map((c) => c.body),
@@ -54,6 +64,7 @@ export async function startE2eStack(pageOrigins: string[]) {
       return route && JSON.stringify(await route(query));
     },
     async close() {
+      await foreignRelay.close();
       await relay.close();
       await sandbox.close();
     },

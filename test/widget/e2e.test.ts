@@ -8,19 +8,8 @@ import '../../src/widget/billing-pay.js';
 import '../../src/widget/billing-payment-methods.js';
 import type { BillingPaymentMethods } from '../../src/widget/billing-payment-methods.js';
 import type { BillingPay } from '../../src/widget/billing-pay.js';
-import { click, field, mount, pay, payButton, type } from './helpers.js';
+import { click, e2e, field, mount, pay, payButton, type, type E2eStack as Stack } from './helpers.js';
 import { pointAndClick, press, typeKeys } from './input.js';
-
-const e2e = async <T>(name: string, query: Record<string, string> = {}): Promise<T> => {
-  const res = await fetch(`/__e2e/${name}?${new URLSearchParams(query)}`);
-  if (!res.ok) throw new Error(`/__e2e/${name}: ${res.status}`);
-  return (await res.json()) as T;
-};
-
-interface Stack {
-  relay: string;
-  sandbox: string;
-}
 
 /** Fills the form as a person would, presses Pay, and returns the payment page address (navigation cancelled). */
 async function payWith(el: BillingPay, system: string, amount: string, options: { save?: boolean } = {}): Promise<string> {
@@ -136,11 +125,12 @@ describe('<billing-pay> end to end: widget → relay → billing sandbox', () =>
     }
   });
 
-  it('a relay refusal is shown to the person: an agreement the billing cannot find', async () => {
+  it('a relay refusal is shown to the person: a payment the billing refuses (an agreement it cannot find: e2e-errors)', async () => {
     const el = await mount(html`<billing-pay lang="en" relay=${stack.relay}></billing-pay>`);
     await click(el, 'System C');
     await type(el, 'Amount', '10');
-    await type(el, 'Agreement number', 'AG-0000');
+    await type(el, 'Agreement number', 'AG-1001');
+    await e2e('fault', { status: '400' });
     const error = oneEvent(el, 'billing-pay-error');
     await pay(el);
     const { detail } = await error;

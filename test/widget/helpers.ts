@@ -179,8 +179,48 @@ export function paramsOf(body: unknown): Record<string, unknown> {
   return Object.fromEntries(items.map((p) => [p.name, p.value]));
 }
 
+/** Asks the test runner's real relay and sandbox (test/widget/e2e-stack.ts) a question: `/__e2e/{name}`. */
+export async function e2e<T>(name: string, query: Record<string, string> = {}): Promise<T> {
+  const res = await fetch(`/__e2e/${name}?${new URLSearchParams(query)}`);
+  if (!res.ok) throw new Error(`/__e2e/${name}: ${res.status}`);
+  return (await res.json()) as T;
+}
+
+/** Where the runner's real relay, a relay that does not allow the test pages' origin, and the sandbox listen. */
+export interface E2eStack {
+  relay: string;
+  foreignRelay: string;
+  sandbox: string;
+}
+
 /**
  * Lets pending promise callbacks and timers of zero delay run: only to show that something does NOT happen. To see
  * that something does, wait for it (`waitUntil`, an event): Firefox settles `Response.json()` after this tick.
  */
 export const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** Texts that are the same in Russian and in English: brand-like words. Kept short on purpose. */
+const SAME_IN_RUSSIAN = new Set(['E-mail']);
+
+/** Latin a Russian text may hold: those words, and technical names a Russian reader knows in Latin. */
+const LATIN_IN_RUSSIAN = /E-mail|\bID\b|\bJSON\b|http\(s\)/g;
+
+/**
+ * The share of Cyrillic among the letters a person reads in a text: `{placeholders}`, example addresses
+ * (`name@example.com`) and the allowed Latin words aside. 0 when nothing is left.
+ */
+export function cyrillicShare(text: string): number {
+  const read = text.replace(/\{[^}]*\}/g, '').replace(/\S+@\S+/g, '').replace(LATIN_IN_RUSSIAN, '');
+  const letters = read.match(/\p{L}/gu) ?? [];
+  return letters.length ? letters.filter((c) => /[а-яё]/i.test(c)).length / letters.length : 0;
+}
+
+/** What is wrong with Russian texts beside their English counterparts: the same text, or too little Cyrillic. */
+export function untranslated(pairs: [where: string, ru: string, en: string][]): string[] {
+  return pairs.flatMap(([where, ru, en]) => {
+    if (SAME_IN_RUSSIAN.has(ru)) return [];
+    if (ru === en) return [`${where}: "${ru}" is the English text`];
+    const share = cyrillicShare(ru);
+    return share < 0.8 ? [`${where}: "${ru}" is ${Math.round(share * 100)} % Cyrillic`] : [];
+  });
+}

@@ -4,23 +4,28 @@ import { PROBLEM_TEXTS_EN } from '../../src/eps/messages.js';
 import { langOf, langTagOf, problemIn, problemOf, resolveTexts, TEXTS } from '../../src/widget/i18n.js';
 
 describe('texts', () => {
-  it('has every label, lookup kind and problem key in English and Russian', () => {
+  it('has every label, lookup kind, problem key, error and not-found text in English and Russian', () => {
+    const kinds = [...new Set(Object.values(LOOKUP_KEYS))].sort();
     for (const lang of ['en', 'ru'] as const) {
       const t = TEXTS[lang];
       expect(Object.keys(t.labels).sort()).to.deep.equal(Object.keys(TEXTS.en.labels).sort());
       expect(Object.keys(t.problems).sort()).to.deep.equal(Object.keys(PROBLEM_TEXTS_EN).sort());
-      expect(Object.keys(t.kinds).sort()).to.deep.equal([...new Set(Object.values(LOOKUP_KEYS))].sort());
-      for (const text of [...Object.values(t.labels), ...Object.values(t.kinds), ...Object.values(t.problems)]) {
+      expect(Object.keys(t.errors).sort()).to.deep.equal(Object.keys(TEXTS.en.errors).sort());
+      expect(Object.keys(t.kinds).sort()).to.deep.equal(kinds);
+      expect(Object.keys(t.missing).sort()).to.deep.equal(kinds);
+      for (const text of [t.labels, t.kinds, t.problems, t.errors, t.missing].flatMap(Object.values)) {
         expect(text.trim(), lang).to.not.equal('');
       }
     }
   });
 
-  it('translates a problem key, or the English text the relay answers with', () => {
+  it('translates a problem key; a sentence is not a key', () => {
     expect(problemIn('ru', 'amount_max')).to.equal('Сумма больше допустимой.');
-    expect(problemIn('ru', PROBLEM_TEXTS_EN.email)).to.equal(TEXTS.ru.problems.email);
     expect(problemIn('en', 'email')).to.equal(PROBLEM_TEXTS_EN.email);
-    expect(problemIn('ru', 'Something else.')).to.equal('Something else.');
+    expect(problemIn('ru', PROBLEM_TEXTS_EN.email), 'no English sentence is mapped back').to.equal(TEXTS.ru.errors.validation_failed);
+    expect(problemIn('ru', 'a_key_of_a_newer_relay')).to.equal('Исправьте отмеченные поля.');
+    expect(problemOf(TEXTS.ru, 'agreement_not_found', 'email')).to.equal('Клиент с таким e-mail не найден.');
+    expect(problemOf(TEXTS.en, 'agreement_not_found', 'agreement_number')).to.equal('No agreement with this number.');
   });
 
   it('takes the language from the element, its ancestors through shadow roots, or the page', () => {
@@ -55,7 +60,6 @@ describe('texts', () => {
     expect(flat.t.labels.pay).to.equal('Pay now');
     expect(flat.t.labels.amount).to.equal(TEXTS.ru.labels.amount);
     expect(problemOf(flat.t, 'required')).to.equal('Needed.');
-    expect(problemOf(flat.t, TEXTS.en.problems.required), 'the relay’s English text maps to the override').to.equal('Needed.');
 
     const de = resolveTexts('de-AT', { de: { labels: { pay: 'Bezahlen' } }, 'de-at': { labels: { amount: 'Summe' } } });
     expect(de.locale).to.equal('de-AT');

@@ -1,0 +1,106 @@
+/**
+ * Every error code of the README's error table, answered by the relay to a payment: the payer reads a text of its
+ * own in English and in Russian that says what to do — never the relay's English message — and the README, the relay's
+ * codes (`ERROR_CODES`) and the widget's texts agree.
+ */
+import { expect, html, oneEvent } from '@open-wc/testing';
+import sinon from 'sinon';
+import { ERROR_CODES } from '../../src/eps/errors.js';
+import '../../src/widget/billing-pay.js';
+import { mount, pay, status, stubRelay, type, untranslated, type RelayStub } from './helpers.js';
+
+const RELAY = 'http://relay.test';
+const RELAY_MESSAGE = 'The relay’s own English words.';
+
+/** `[status, code]` of each row of the README's table under "All errors have one shape". */
+async function readmeCodes(): Promise<[number, string][]> {
+  const readme = await (await fetch('/README.md')).text();
+  const table = readme.slice(readme.indexOf('| status | `code` | when |')).split('\n\n')[0]!;
+  return table
+    .split('\n')
+    .slice(2)
+    .flatMap((row) => {
+      const [, status, codes] = row.split('|');
+      return [...codes!.matchAll(/`(\w+)`/g)].map(([, code]) => [Number(status), code!] as [number, string]);
+    });
+}
+
+const LANGS = {
+  en: { amount: 'Amount', number: 'Agreement number', wait: 'in 30 seconds', maybe: /may have been made/, other: /another payment system/ },
+  ru: { amount: 'Сумма', number: 'Номер договора', wait: 'через 30 секунд', maybe: /мог пройти/, other: /другую платёжную систему/ },
+};
+
+describe('what the payer reads for each error code of the README', () => {
+  let relay: RelayStub;
+  let answer: { status: number; code: string };
+  let logged: sinon.SinonStub;
+  let codes: [number, string][];
+
+  before(async () => {
+    codes = await readmeCodes(); // before `fetch` is stubbed
+  });
+  beforeEach(() => {
+    relay = stubRelay({
+      payment: () => {
+        const headers = { 'Content-Type': 'application/json', 'Retry-After': '30' };
+        const fields = /validation_failed|agreement_not_found/.test(answer.code)
+          ? { agreement_param_value: { problem: answer.code === 'agreement_not_found' ? 'agreement_not_found' : 'code', message: 'English.' } }
+          : undefined;
+        return new Response(JSON.stringify({ error: { code: answer.code, message: RELAY_MESSAGE, fields } }), { status: answer.status, headers });
+      },
+    });
+    logged = sinon.stub(console, 'error');
+  });
+  afterEach(() => {
+    relay.restore();
+    logged.restore();
+  });
+
+  it('the README lists exactly the relay’s codes', () => {
+    const listed = codes.map(([, code]) => code);
+    expect([...new Set(listed)].sort()).to.deep.equal([...ERROR_CODES].sort());
+  });
+
+  it('each code has a clear text of its own in English and in Russian', async () => {
+    const shown: Record<string, Record<'en' | 'ru', string>> = {};
+    for (const [status_, code] of codes) {
+      shown[code] = { en: '', ru: '' };
+      for (const lang of ['en', 'ru'] as const) {
+        answer = { status: status_, code };
+        const words = LANGS[lang];
+        const el = await mount(html`<billing-pay relay=${RELAY} lang=${lang}></billing-pay>`);
+        await type(el, words.amount, '10');
+        await type(el, words.number, 'AG-1');
+        const error = oneEvent(el, 'billing-pay-error');
+        await pay(el);
+        const { detail } = await error;
+        await el.updateComplete;
+        const text = status(el);
+        expect(detail.code, code).to.equal(code);
+        expect(detail.message, `${code}: the event says what the payer read`).to.equal(text);
+        expect(text, `${code} ${lang}`).to.not.contain(RELAY_MESSAGE);
+        expect(text.length, `${code} ${lang}`).to.be.greaterThan(15);
+        shown[code][lang] = text;
+        el.remove();
+      }
+    }
+    const pairs = Object.entries(shown).map(([code, t]) => [code, t.ru, t.en] as [string, string, string]);
+    expect(untranslated(pairs)).to.deep.equal([]);
+
+    for (const lang of ['en', 'ru'] as const) {
+      const words = LANGS[lang];
+      const text = (code: string) => shown[code]![lang];
+      expect(text('rate_limited'), 'rate limited, with the wait').to.contain(words.wait);
+      for (const code of ['billing_unavailable', 'store_unavailable', 'idempotency_in_flight']) {
+        expect(text(code), `${code}: try again shortly`).to.contain(words.wait);
+      }
+      expect(text('billing_timeout'), 'the payment may have been created').to.match(words.maybe);
+      for (const code of ['billing_error', 'billing_unavailable', 'billing_timeout', 'store_unavailable']) {
+        expect(text(code), `${code}: another system cannot help`).to.not.match(words.other);
+      }
+      expect(text('billing_rejected'), 'another system may help').to.match(words.other);
+      expect(text('validation_failed')).to.equal(text('agreement_not_found'), 'field problems: the fields say what');
+    }
+    expect(logged.callCount, 'origin_not_allowed: the fix in the console, once per language').to.equal(2);
+  });
+});
