@@ -13,6 +13,7 @@ import { fire, measure, type LoadResult, type Target } from './http-load.js';
 import { startChild, stopAll, type Child } from './processes.js';
 import { int, machine, mb, ms, percent, table } from './report.js';
 import { REFERENCE_BUNDLE, WIDGET_BUNDLE, buildBundles, bundleSize, launchChromium, median, startPageServer, timeFirstRender } from './widget.js';
+import { startRedisServer } from '../test/relay/redis-server.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const PLAN = {
@@ -46,10 +47,11 @@ const BILLING_FIELDS = `"amount":1500.50,"agreement_param_id":5,"agreement_param
 const RELAY_BODY = JSON.stringify({ system: 'A', amount: '1500.50', agreement_param_id: 5, agreement_param_value: 'AG-1001', eps_params: PARAMS });
 
 const log = (text: string) => console.error(`bench: ${text}`);
+let stopRedis: () => Promise<void> = async () => {};
 
 setTimeout(() => {
   log(`stopped after ${TIME_LIMIT_MS / 60_000} minutes`);
-  void stopAll().finally(() => process.exit(1));
+  void Promise.all([stopAll(), stopRedis()]).finally(() => process.exit(1));
 }, TIME_LIMIT_MS).unref();
 
 async function main(): Promise<void> {
@@ -90,13 +92,16 @@ async function main(): Promise<void> {
     IDEMPOTENCY_TTL_SECONDS: '600',
     ...extra,
   });
-  const redisUp = await redisAnswers('127.0.0.1', 6379);
+  // A private redis-server of the bench's own (as the tests start theirs), else a Redis already on 6379.
+  const privateRedis = await startRedisServer().catch((error: Error) => (log(`${error.message.split('\n')[0]}`), undefined));
+  if (privateRedis) stopRedis = () => privateRedis.stop();
+  const redisUrl = privateRedis?.url ?? ((await redisAnswers('127.0.0.1', 6379)) ? 'redis://127.0.0.1:6379' : undefined);
   const proxyEnv = { BENCH_PROXY: JSON.stringify({ baseUrl, ...CREDENTIALS, epsUuid: EPS_UUID }) };
   const [relay, relayInfo, relayFresh, relayRedis, bare, honoProxy] = await Promise.all([
     startChild('relay', relayEnv()),
     startChild('relay', relayEnv({ LOG_LEVEL: 'info' })),
     startChild('relay', relayEnv()),
-    redisUp ? startChild('relay', relayEnv({ REDIS_URL: 'redis://127.0.0.1:6379' })) : undefined,
+    redisUrl ? startChild('relay', relayEnv({ REDIS_URL: redisUrl })) : undefined,
     startChild('bare-proxy', proxyEnv),
     startChild('hono-proxy', proxyEnv),
   ]);
@@ -182,7 +187,7 @@ async function main(): Promise<void> {
 
   // 3. Idempotent replays: the same key and body again and again.
   const replays: { store: string; result?: LoadResult; created?: number }[] = [];
-  for (const [store, child] of [['memory', relay], ['Redis (127.0.0.1:6379)', relayRedis]] as const) {
+  for (const [store, child] of [['memory', relay], [privateRedis ? 'Redis (local redis-server)' : 'Redis (127.0.0.1:6379)', relayRedis]] as const) {
     if (!child) {
       replays.push({ store: `${store}: not measured, Redis does not answer` });
       continue;
@@ -423,4 +428,5 @@ try {
   process.exitCode = 1;
 } finally {
   await stopAll();
+  await stopRedis();
 }

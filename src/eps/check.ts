@@ -5,7 +5,7 @@
  */
 import { amountProblem, canonicalAmount } from './amount.js';
 import { isLookupKind, lookupProblem, type LookupKind } from './lookup.js';
-import { paramProblems, type SystemId } from './systems.js';
+import { canonicalUrl, paramProblems, SYSTEMS, type SystemId } from './systems.js';
 
 export interface EpsParam {
   name: string;
@@ -69,6 +69,10 @@ export function checkRequest(req: PaymentRequest, rules: PaymentRules): PaymentC
   for (const [name, problem] of paramProblems(req.system, params)) fields[`eps_params.${name}`] ??= problem;
 
   if (Object.keys(fields).length) return { ok: false, fields };
+  // Addresses go on in the form that was checked (the WHATWG serialisation), never as the client wrote them.
+  for (const [name, spec] of Object.entries(SYSTEMS[req.system].params)) {
+    if (spec.kind === 'url' && typeof params[name] === 'string') params[name] = canonicalUrl(params[name]);
+  }
   return {
     ok: true,
     value: {

@@ -3,3 +3,4 @@ export * from './lookup.js';
 export * from './systems.js';
 export * from './request.js';
 export * from './messages.js';
+export * from './clean-text.js';

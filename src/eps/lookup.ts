@@ -2,6 +2,7 @@
  * The kinds of value by which the billing finds the agreement a payment goes to (`agreement_param_id`), each with
  * the check a careful integrator applies before asking the billing.
  */
+import { isCleanText } from './clean-text.js';
 
 export const LOOKUP_KINDS = [1, 4, 5, 6, 7, 8, 10, 11, 14, 15] as const;
 export type LookupKind = (typeof LOOKUP_KINDS)[number];
@@ -20,7 +21,7 @@ export const LOOKUP_KEYS = {
   15: 'taxpayer_number',
 } as const satisfies Record<LookupKind, string>;
 
-export type LookupProblem = 'lookup_kind' | 'required' | 'too_long' | 'email' | 'digits' | 'full_name' | 'code' | 'inn';
+export type LookupProblem = 'lookup_kind' | 'required' | 'too_long' | 'text' | 'email' | 'digits' | 'full_name' | 'code' | 'inn';
 
 const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 const CODE = /^[\p{L}\p{N}][\p{L}\p{N} ._/#-]*$/u;
@@ -38,6 +39,7 @@ export function isLookupKind(value: unknown): value is LookupKind {
 export function lookupProblem(kind: LookupKind, value: string): LookupProblem | null {
   const v = value.trim();
   if (!v) return 'required';
+  if (!isCleanText(v)) return 'text';
   if (v.length > MAX_LENGTH[kind]) return 'too_long';
   switch (kind) {
     case 7:

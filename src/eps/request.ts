@@ -17,7 +17,7 @@ const envelope = z.object({
   amount: z.union([z.string(), z.number()], { error: 'amount_format' }),
   agreement_param_id: z.number({ error: 'lookup_kind' }),
   agreement_param_value: z.string({ error: 'required' }),
-  eps_params: z.array(z.object({ name: z.string({ error: 'param_name' }), value: z.unknown() }, { error: 'eps_params' }), { error: 'eps_params' }).check(z.maxLength(MAX_PARAMS, 'too_many_params')),
+  eps_params: z.array(z.object({ name: z.string({ error: 'param_name' }), value: z.optional(z.unknown()) }, { error: 'eps_params' }), { error: 'eps_params' }).check(z.maxLength(MAX_PARAMS, 'too_many_params')),
 });
 
 /** Checks a payment request of any shape against the spec and the merchant's rules; never throws. */
@@ -29,7 +29,8 @@ export function checkPayment(input: unknown, rules: PaymentRules): PaymentCheck 
     if (!input || typeof input !== 'object' || Array.isArray(input)) fields.body = 'body';
     return { ok: false, fields };
   }
-  return checkRequest(parsed.data, rules);
+  // A parameter written without a value is a missing value (`required`, or the system's rule), not a malformed list.
+  return checkRequest({ ...parsed.data, eps_params: parsed.data.eps_params.map(({ name, value }) => ({ name, value })) }, rules);
 }
 
 function fieldOf(path: readonly PropertyKey[]): string {

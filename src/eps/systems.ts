@@ -5,6 +5,7 @@
  */
 
 import * as z from 'zod/mini';
+import { isCleanText } from './clean-text.js';
 
 export const SYSTEM_IDS = ['A', 'B', 'C'] as const;
 export type SystemId = (typeof SYSTEM_IDS)[number];
@@ -119,19 +120,17 @@ const expected = (problem: string) => ({
   error: (issue: { input?: unknown }) => (issue.input === undefined ? 'required' : problem),
 });
 
-/** The zod check of each parameter kind; the message of every issue is its problem key. */
+/** The clean-text rule (clean-text.ts) as a zod check: first, so a dirty value is reported as `text` whatever its kind. */
+const clean = z.refine((value: unknown) => typeof value === 'string' && isCleanText(value), 'text');
+
+/** The zod check of each parameter kind; the message of every issue is its problem key. Every string is clean text. */
 export const PARAM_SCHEMAS: Record<ParamKind, z.ZodMiniType> = {
   boolean: z.boolean(expected('boolean')),
-  url: z.string(expected('url')).check(z.maxLength(2048, 'url'), z.refine(isHttpUrl, 'url')),
-  email: z.string(expected('email')).check(z.maxLength(254, 'too_long'), z.regex(EMAIL, 'email')),
-  phone: z.string(expected('phone')).check(z.regex(/^\+?[\d ()-]{5,24}$/, 'phone'), z.regex(/^(?:\D*\d){5,15}\D*$/, 'phone')),
-  text: z.string(expected('text')).check(
-    z.minLength(1, 'required'),
-    z.maxLength(500, 'too_long'),
-    // eslint-disable-next-line no-control-regex
-    z.regex(/^[^\u0000-\u001f\u007f]*$/, 'text'),
-  ),
-  token: z.string(expected('token')).check(z.regex(/^[a-z][a-z0-9_]{0,63}$/, 'token')),
+  url: z.string(expected('url')).check(clean, z.maxLength(2048, 'url'), z.refine(isHttpUrl, 'url')),
+  email: z.string(expected('email')).check(clean, z.maxLength(254, 'too_long'), z.regex(EMAIL, 'email')),
+  phone: z.string(expected('phone')).check(clean, z.regex(/^\+?[\d ()-]{5,24}$/, 'phone'), z.regex(/^(?:\D*\d){5,15}\D*$/, 'phone')),
+  text: z.string(expected('text')).check(clean, z.minLength(1, 'required'), z.maxLength(500, 'too_long')),
+  token: z.string(expected('token')).check(clean, z.regex(/^[a-z][a-z0-9_]{0,63}$/, 'token')),
 };
 
 const paramSchemas = new Map<string, z.ZodMiniType<Record<string, unknown>>>();
@@ -184,13 +183,30 @@ export function paramProblems(system: SystemId, params: Record<string, unknown>,
   return problems;
 }
 
+/**
+ * An http(s) address that reads as it parses: written with `//` after the scheme, no backslash (a parser reads it as
+ * `/`), no user info (`user:pw@`, even empty), no character the parser would drop or encode silently in its host, and
+ * clean text. Such an address is forwarded as `canonicalUrl` gives it, never as the client wrote it.
+ */
 export function isHttpUrl(value: string): boolean {
+  if (!isCleanText(value) || value.includes('\\')) return false;
+  const written = /^https?:\/\/([^/?#]*)/i.exec(value);
+  if (!written || written[1]!.includes('@')) return false;
+  let url: URL;
   try {
-    const url = new URL(value);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password;
+    url = new URL(value);
   } catch {
     return false;
   }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
+  // The host and port as written are the ones parsed (no IDN, number or percent-encoded forms that read as another).
+  const authority = written[1]!.toLowerCase();
+  return authority === url.host || authority === `${url.host}:${url.protocol === 'https:' ? 443 : 80}`;
+}
+
+/** The WHATWG serialisation of an address `isHttpUrl` accepts: what the relay checked is what it forwards. */
+export function canonicalUrl(value: string): string {
+  return new URL(value).href;
 }
 
 /**

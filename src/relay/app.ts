@@ -12,7 +12,8 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { ValidPayment } from '../eps/request.js';
 import { SYSTEM_IDS, SYSTEMS } from '../eps/systems.js';
 import { longestAuthorizedCallMs, type BillingClient } from './billing-client.js';
-import type { RelayConfig } from './config.js';
+import { isCleanText } from '../eps/clean-text.js';
+import { isLoopbackHost, type RelayConfig } from './config.js';
 import { corsFor } from './cors.js';
 import { RelayError, type ErrorStatus } from './errors.js';
 import { idempotency, jsonAnswer, type AnswerVariables } from './idempotency.js';
@@ -31,7 +32,7 @@ export interface RelayDeps {
   metrics?: Metrics;
   /** Where idempotency keys live; in memory unless given (server.ts gives Redis when REDIS_URL is set). */
   idempotencyStore?: IdempotencyStore;
-  limiters?: { ip: RateLimiterAbstract; agreement: RateLimiterAbstract };
+  limiters?: Partial<Record<'ip' | 'agreement' | 'session' | 'sessionIp', RateLimiterAbstract>>;
   /** The address of the peer on the socket (runtime-specific; server.ts gives Node's). */
   socketAddress?: (c: Context) => string | undefined;
   /** The built widget bundles to serve (src/relay/widget-assets.ts); `null` when they have not been built. */
@@ -43,15 +44,18 @@ type Env = {
 };
 
 const MAX_BODY_BYTES = 16 * 1024;
+const MAX_REQUEST_ID_LENGTH = 64;
 /** Longer than a payment can take, with a margin for the relay's own work. */
 const lockMs = (config: RelayConfig) => longestAuthorizedCallMs(config.billingTimeoutMs) + 5_000;
 
 export function createRelayApp(deps: RelayDeps): Hono<Env> {
   const { config, billing, logger } = deps;
   const metrics = deps.metrics ?? createMetrics();
-  const limiters = deps.limiters ?? {
-    ip: createLimiter('ip', config.rateLimitIp),
-    agreement: createLimiter('agreement', config.rateLimitAgreement),
+  const limiters = {
+    ip: deps.limiters?.ip ?? createLimiter('ip', config.rateLimitIp, undefined, config.rateLimitMaxKeys),
+    agreement: deps.limiters?.agreement ?? createLimiter('agreement', config.rateLimitAgreement, undefined, config.rateLimitMaxKeys),
+    session: deps.limiters?.session ?? createLimiter('session', config.rateLimitSession, undefined, config.rateLimitMaxKeys),
+    sessionIp: deps.limiters?.sessionIp ?? createLimiter('session-ip', config.rateLimitSessionIp, undefined, config.rateLimitMaxKeys),
   };
   const app = new Hono<Env>();
   const allowed = new Set(config.allowedOrigins);
@@ -61,7 +65,8 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
     return c.req.header(config.trustProxy)?.split(',').at(-1)?.trim() || deps.socketAddress?.(c);
   };
 
-  app.use(requestId());
+  // A client's X-Request-Id is taken only when short and of safe characters (letters, digits, _ - =); else a fresh one.
+  app.use(requestId({ limitLength: MAX_REQUEST_ID_LENGTH }));
   app.use(async (c, next) => {
     const started = performance.now();
     await next();
@@ -99,7 +104,7 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
     validatePayment({ maxAmount: config.maxAmount, systems: offered, lookups: config.lookups }, allowed),
     // Before the agreement's limit: a retry of an answered payment gets its answer, not a 429.
     idempotency({
-      store: deps.idempotencyStore ?? new MemoryIdempotencyStore(),
+      store: deps.idempotencyStore ?? new MemoryIdempotencyStore(config.idempotencyMaxKeys),
       ttlMs: config.idempotencyTtlSeconds * 1000,
       lockMs: lockMs(config),
       onReplay: () => metrics.idempotentReplays.inc(),
@@ -115,23 +120,33 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
       const response = await billing.createPayment(payment, config.epsUuids[payment.system]!);
       const redirectUrl = findRedirectUrl(response, config.redirectUrlKeys);
       c.set('logFields', { system: payment.system, amount: payment.amount, redirect: Boolean(redirectUrl) });
-      return jsonAnswer(c, { ...(redirectUrl && { redirect_url: redirectUrl }), payment: response }, 201);
+      return jsonAnswer(c, { ...(redirectUrl && { redirect_url: redirectUrl }), payment: publicPayment(response, config.paymentAnswerFields) }, 201);
     },
   );
 
-  const requireSession = async (c: Context<Env>, next: () => Promise<void>) => {
+  const sessionLimited = 'Too many requests; try again in a moment.';
+  const verifySession = async (c: Context<Env>, next: () => Promise<void>) => {
     if (!config.sessionSecret) throw new RelayError(404, 'sessions_disabled', 'Client sessions are not configured on this relay (SESSION_SECRET).');
-    c.set('session', await verifyClientSession(c.req.header('authorization'), config.sessionSecret));
+    c.set('session', await verifyClientSession(c.req.header('authorization'), config.sessionSecret, config.sessionMaxAgeSeconds));
     await next();
   };
+  // Per address before the session is checked (forged sessions are counted too), then per session (its agreement).
+  const requireSession = [
+    rateLimit(limiters.sessionIp, clientIp, () => metrics.rateLimited.inc({ limit: 'session_ip' }), sessionLimited),
+    verifySession,
+    rateLimit(limiters.session, (c) => `${(c.get('session') as ClientSession).agreementId}`, () => metrics.rateLimited.inc({ limit: 'session' }), sessionLimited),
+  ] as const;
+  const ownership = { agreementField: config.paymentMethodsAgreementField, trustScope: config.paymentMethodsTrustScope };
   const listOwn = (session: ClientSession) =>
-    billing.listPaymentMethods(session.agreementId, config.paymentMethodsAgreementParam).then((records) => ownPaymentMethods(records, session.agreementId));
+    billing
+      .listPaymentMethods(session.agreementId, config.paymentMethodsAgreementParam)
+      .then((records) => ownPaymentMethods(records, session.agreementId, ownership));
 
-  app.get('/session', requireSession, (c) => c.json({ agreement_id: c.get('session').agreementId }));
+  app.get('/session', ...requireSession, (c) => c.json({ agreement_id: c.get('session').agreementId }));
 
-  app.get('/payment-methods', requireSession, async (c) => c.json({ payment_methods: await listOwn(c.get('session')) }));
+  app.get('/payment-methods', ...requireSession, async (c) => c.json({ payment_methods: await listOwn(c.get('session')) }));
 
-  app.delete('/payment-methods/:id{[0-9]{1,15}}', requireAllowedOrigin(allowed), requireSession, async (c) => {
+  app.delete('/payment-methods/:id{[0-9]{1,15}}', requireAllowedOrigin(allowed), ...requireSession, async (c) => {
     const id = Number(c.req.param('id'));
     const session = c.get('session');
     // Only a method of the session's own agreement may be disabled: the billing is not asked otherwise.
@@ -164,6 +179,8 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
 
   app.onError((error, c) => {
     const known = toRelayError(error);
+    // The billing's own text of a refusal goes to the request's log line, never to the client.
+    if (known.billingMessage !== undefined) c.set('logFields', { ...c.get('logFields'), billingMessage: known.billingMessage });
     if (known.status >= 500) {
       logger.error({ reqId: c.get('requestId'), code: known.code, err: error.cause ?? error }, known.message);
     }
@@ -226,13 +243,43 @@ function requireAllowedOrigin(allowed: Set<string>) {
   };
 }
 
-/** The address of the payment page in the billing's answer (its shape is not documented). */
+/**
+ * The address of the payment page in the billing's answer (its shape is not documented), in its WHATWG serialisation.
+ * The relay hands on only a page a browser may be sent to safely — `https:`, or `http:` to this machine (the sandbox)
+ * — with no user info, so a merchant that calls the API without the widget gets the widget's protection. A page under
+ * one of the keys that is not safe is a 502: the billing's answer is wrong, and no client is sent there.
+ */
 export function findRedirectUrl(response: Record<string, unknown>, keys: string[]): string | undefined {
+  let unsafe = false;
   for (const key of keys) {
     const value = response[key];
-    if (typeof value === 'string' && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)) return value;
+    if (typeof value !== 'string') continue;
+    if (isSafePaymentPage(value)) return new URL(value).href;
+    unsafe = true;
   }
+  if (unsafe) throw new RelayError(502, 'billing_error', 'The billing service answered a payment page the relay does not send clients to.');
   return undefined;
+}
+
+function isSafePaymentPage(text: string): boolean {
+  if (!isCleanText(text) || text.includes('\\') || !URL.canParse(text)) return false;
+  const url = new URL(text);
+  if (url.username || url.password || /^[a-z]+:\/\/[^/?#]*@/i.test(text)) return false;
+  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
+}
+
+/**
+ * What the browser gets of the billing's payment object: its `payment_id` and the fields the merchant lists in
+ * `PAYMENT_ANSWER_FIELDS` (none by default), each only as a string, number or boolean. The rest of the billing's
+ * answer — whatever it holds about the agreement's owner — stays in the relay.
+ */
+export function publicPayment(response: Record<string, unknown>, fields: string[]): Record<string, string | number | boolean> {
+  const answer: Record<string, string | number | boolean> = {};
+  for (const field of ['payment_id', ...fields]) {
+    const value = Object.hasOwn(response, field) ? response[field] : undefined;
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') answer[field] = value;
+  }
+  return answer;
 }
 
 function toRelayError(error: Error): RelayError {

@@ -13,7 +13,11 @@ import { TokenCache } from './token-cache.js';
 type BillingConfig = Pick<
   RelayConfig,
   'billingBaseUrl' | 'billingUsername' | 'billingPassword' | 'billingTimeoutMs' | 'tokenTtlUnit' | 'agreementNotFound'
->;
+> &
+  Partial<Pick<RelayConfig, 'billingMaxResponseBytes'>>;
+
+/** The largest billing answer read when the configuration does not say (`BILLING_MAX_RESPONSE_BYTES`). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
 
 interface BillingAnswer {
   status: number;
@@ -38,6 +42,8 @@ export class BillingClient {
       connect: { timeout: config.billingTimeoutMs },
       headersTimeout: config.billingTimeoutMs,
       bodyTimeout: config.billingTimeoutMs,
+      // A larger (or endless) answer destroys its connection as soon as it passes the limit: nothing more is read.
+      maxResponseSize: config.billingMaxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     });
     this.#basic = `Basic ${Buffer.from(`${config.billingUsername}:${config.billingPassword}`).toString('base64')}`;
     this.#tokens = new TokenCache(() => this.#issueToken());
@@ -80,11 +86,10 @@ export class BillingClient {
       throw new RelayError(422, 'agreement_not_found', 'The billing found no agreement by agreement_param_value.', {
         fields: { agreement_param_value: 'agreement_not_found' },
         billingReached: false,
+        billingMessage: billingMessage(answer.body),
       });
     }
-    if (answer.status >= 400 && answer.status < 500) {
-      throw new RelayError(422, 'billing_rejected', billingMessage(answer.body) ?? 'The billing service refused this payment.');
-    }
+    if (answer.status >= 400 && answer.status < 500) throw paymentRefusal(answer);
     return successResponse(answer);
   }
 
@@ -93,7 +98,9 @@ export class BillingClient {
     const query = new URLSearchParams({ status_list: '2', [agreementParam]: String(agreementId) });
     const answer = await this.#authorized('payment_methods', 'GET', `/payment_methods?${query}`);
     if (answer.status >= 400 && answer.status < 500) {
-      throw new RelayError(502, 'billing_error', billingMessage(answer.body) ?? `The billing service refused the list (status ${answer.status}).`);
+      throw new RelayError(502, 'billing_error', `The billing service refused the list (status ${answer.status}).`, {
+        billingMessage: billingMessage(answer.body),
+      });
     }
     const response = successResponse(answer);
     const list = [response.payment_methods, response.items, response.data].find(Array.isArray);
@@ -263,6 +270,11 @@ function upstreamError(error: unknown): RelayError {
     error instanceof undiciErrors.BodyTimeoutError ||
     error instanceof undiciErrors.ConnectTimeoutError ||
     code === 'UND_ERR_CONNECT_TIMEOUT';
+  if (error instanceof undiciErrors.ResponseExceededMaxSizeError || code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
+    return new RelayError(502, 'billing_error', 'The billing service answered more than the relay reads (BILLING_MAX_RESPONSE_BYTES).', {
+      cause: error,
+    });
+  }
   const options = { cause: error, billingReached: !notSent, retryable: true };
   if (timedOut) return new RelayError(504, 'billing_timeout', 'The billing service did not answer in time.', options);
   return new RelayError(502, 'billing_unavailable', 'The billing service cannot be reached.', options);
@@ -295,10 +307,21 @@ function successResponse(answer: BillingAnswer): Record<string, unknown> {
   return response;
 }
 
+/**
+ * The relay's answer to a billing 4xx on `POST /eps_payments` (other than 401, 403 and 429): its own code and message.
+ * The billing's text is never passed to the browser as free text (it may carry anything: internal names, other
+ * clients' data, markup); it goes to the request's log line. (The agreement not found has its own code, above.)
+ */
+function paymentRefusal(answer: BillingAnswer): RelayError {
+  return new RelayError(422, 'billing_rejected', 'The billing service refused this payment.', {
+    billingMessage: billingMessage(answer.body),
+  });
+}
+
 /** A short human message from a billing error, if it has one (the spec shows no error format). */
 function billingMessage(body: unknown): string | null {
   if (!isRecord(body)) return null;
   const candidates = [isRecord(body.error) ? body.error.message : body.error, body.message];
-  const found = candidates.find((m): m is string => typeof m === 'string' && m.length > 0 && m.length <= 200);
-  return found ?? null;
+  const found = candidates.find((m): m is string => typeof m === 'string' && m.length > 0);
+  return found?.slice(0, 500) ?? null;
 }

@@ -45,6 +45,28 @@ export interface RelayConfig {
   sessionSecret?: string;
   /** The query parameter that scopes `GET /payment_methods` to an agreement (not documented by the billing). */
   paymentMethodsAgreementParam: string;
+  /** The field of a payment method record that names its agreement: the proof that it belongs to the session's. */
+  paymentMethodsAgreementField: string;
+  /**
+   * The merchant declares that its billing lists only the asked agreement's methods (`PAYMENT_METHODS_AGREEMENT_PARAM`):
+   * a record without the agreement field is then taken as the session's. Off by default (fail closed).
+   */
+  paymentMethodsTrustScope: boolean;
+  /** The largest billing answer read, in bytes; a larger one is a 502 and its connection is dropped. */
+  billingMaxResponseBytes: number;
+  /** Fields of the billing's payment answer passed on to the browser besides `payment_id` (none by default). */
+  paymentAnswerFields: string[];
+  /** The most idempotency keys kept in memory (no Redis); past it a new keyed payment is a 503. */
+  idempotencyMaxKeys: number;
+  /** The most keys each in-memory rate limiter tracks; past it a request with a new key is a 503. */
+  rateLimitMaxKeys: number;
+  /** `/session` and `/payment-methods`: per client session (its agreement) and per address. */
+  rateLimitSession: RateLimit;
+  rateLimitSessionIp: RateLimit;
+  /** A client session older than this (by its `iat`) is refused. */
+  sessionMaxAgeSeconds: number;
+  /** The Node server's limits on slow or idle clients, and on open connections. */
+  server: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; maxConnections: number };
   /** How the billing's "no agreement found" answer to a payment is recognised (the spec shows no error format). */
   agreementNotFound: AgreementNotFoundRule;
 }
@@ -70,6 +92,20 @@ const DEFAULTS = {
   RATE_LIMIT_AGREEMENT: '10/60',
   IDEMPOTENCY_TTL_SECONDS: '86400',
   PAYMENT_METHODS_AGREEMENT_PARAM: 'agreement_id',
+  PAYMENT_METHODS_AGREEMENT_FIELD: 'agreement_id',
+  PAYMENT_METHODS_TRUST_BILLING_SCOPE: 'false',
+  BILLING_ALLOW_HTTP: 'false',
+  BILLING_MAX_RESPONSE_BYTES: '1048576',
+  PAYMENT_ANSWER_FIELDS: '',
+  IDEMPOTENCY_MAX_KEYS: '50000',
+  RATE_LIMIT_MAX_KEYS: '100000',
+  RATE_LIMIT_SESSION: '60/60',
+  RATE_LIMIT_SESSION_IP: '120/60',
+  SESSION_MAX_AGE_SECONDS: '86400',
+  SERVER_HEADERS_TIMEOUT_MS: '10000',
+  SERVER_REQUEST_TIMEOUT_MS: '30000',
+  SERVER_KEEP_ALIVE_TIMEOUT_MS: '5000',
+  SERVER_MAX_CONNECTIONS: '10000',
   AGREEMENT_NOT_FOUND_STATUS: '404',
   AGREEMENT_NOT_FOUND_TEXT: DEFAULT_AGREEMENT_NOT_FOUND_TEXT,
 };
@@ -88,8 +124,12 @@ export function loadConfig(env: Env = process.env): RelayConfig {
   };
 
   const billingBaseUrl = required('BILLING_BASE_URL').replace(/\/+$/, '');
+  const billingAllowHttp = flag('BILLING_ALLOW_HTTP');
   if (billingBaseUrl && !isBillingBaseUrl(billingBaseUrl)) {
     problems.push('BILLING_BASE_URL must be an http(s) URL without credentials, ending with /api/rest/v1');
+  } else if (billingBaseUrl && new URL(billingBaseUrl).protocol === 'http:' && !isLoopbackHost(new URL(billingBaseUrl).hostname) && billingAllowHttp !== true) {
+    // The relay's Basic credentials and bearer tokens travel on it.
+    problems.push('BILLING_BASE_URL must be https: (plain http only to a loopback address, or with BILLING_ALLOW_HTTP=true)');
   }
   const billingUsername = required('BILLING_USERNAME');
   const billingPassword = required('BILLING_PASSWORD');
@@ -159,6 +199,29 @@ export function loadConfig(env: Env = process.env): RelayConfig {
   const paymentMethodsAgreementParam = read('PAYMENT_METHODS_AGREEMENT_PARAM');
   if (!/^[a-z_][a-z0-9_]*$/i.test(paymentMethodsAgreementParam)) problems.push('PAYMENT_METHODS_AGREEMENT_PARAM must be a parameter name');
 
+  const paymentMethodsAgreementField = read('PAYMENT_METHODS_AGREEMENT_FIELD');
+  if (!/^[a-z_][a-z0-9_]*$/i.test(paymentMethodsAgreementField)) problems.push('PAYMENT_METHODS_AGREEMENT_FIELD must be a field name');
+  const paymentMethodsTrustScope = flag('PAYMENT_METHODS_TRUST_BILLING_SCOPE');
+
+  const billingMaxResponseBytes = positive('BILLING_MAX_RESPONSE_BYTES', 'a number of bytes');
+  const paymentAnswerFields = list(read('PAYMENT_ANSWER_FIELDS'));
+  if (!paymentAnswerFields.every((key) => /^[A-Za-z_][\w-]*$/.test(key))) {
+    problems.push('PAYMENT_ANSWER_FIELDS must list field names of the billing\'s payment answer, such as status,amount');
+  }
+  const idempotencyMaxKeys = positive('IDEMPOTENCY_MAX_KEYS', 'a number of keys');
+  const rateLimitMaxKeys = positive('RATE_LIMIT_MAX_KEYS', 'a number of keys');
+  const rateLimitSession = rateLimit(read('RATE_LIMIT_SESSION'));
+  if (!rateLimitSession) problems.push('RATE_LIMIT_SESSION must be requests/seconds, such as 60/60');
+  const rateLimitSessionIp = rateLimit(read('RATE_LIMIT_SESSION_IP'));
+  if (!rateLimitSessionIp) problems.push('RATE_LIMIT_SESSION_IP must be requests/seconds, such as 120/60');
+  const sessionMaxAgeSeconds = positive('SESSION_MAX_AGE_SECONDS', 'a number of seconds');
+  const server = {
+    headersTimeoutMs: positive('SERVER_HEADERS_TIMEOUT_MS', 'a number of milliseconds'),
+    requestTimeoutMs: positive('SERVER_REQUEST_TIMEOUT_MS', 'a number of milliseconds'),
+    keepAliveTimeoutMs: positive('SERVER_KEEP_ALIVE_TIMEOUT_MS', 'a number of milliseconds'),
+    maxConnections: positive('SERVER_MAX_CONNECTIONS', 'a number of connections'),
+  };
+  if (server.headersTimeoutMs > server.requestTimeoutMs) problems.push('SERVER_HEADERS_TIMEOUT_MS must not be above SERVER_REQUEST_TIMEOUT_MS');
   const notFoundStatuses = list(read('AGREEMENT_NOT_FOUND_STATUS')).map(Number);
   // 401, 403 and 429 say the billing refused the relay or is busy, never anything about the agreement.
   if (!notFoundStatuses.every((s) => Number.isInteger(s) && s >= 400 && s < 500 && ![401, 403, 429].includes(s))) {
@@ -191,8 +254,37 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     idempotencyTtlSeconds: idempotencyTtlSeconds!,
     ...(sessionSecret && { sessionSecret }),
     paymentMethodsAgreementParam,
+    paymentMethodsAgreementField,
+    paymentMethodsTrustScope: paymentMethodsTrustScope === true,
+    billingMaxResponseBytes,
+    paymentAnswerFields,
+    idempotencyMaxKeys,
+    rateLimitMaxKeys,
+    rateLimitSession: rateLimitSession!,
+    rateLimitSessionIp: rateLimitSessionIp!,
+    sessionMaxAgeSeconds,
+    server,
     agreementNotFound: { statuses: notFoundStatuses, pattern: notFoundPattern ?? null },
   };
+
+  /** `true` or `false` (any letter case); anything else is a problem. */
+  function flag(name: string): boolean | null {
+    const value = read(name).toLowerCase();
+    if (value === 'true' || value === 'false') return value === 'true';
+    problems.push(`${name} must be true or false`);
+    return null;
+  }
+
+  function positive(name: string, what: string): number {
+    const value = integer(read(name));
+    if (!value) problems.push(`${name} must be ${what}, greater than 0`);
+    return value ?? 0;
+  }
+}
+
+/** `localhost`, `127.x.x.x` or `[::1]`: plain http never leaves the machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
 /** A case-insensitive pattern, or `undefined` when the text is not one. */

@@ -27,7 +27,15 @@ export class RelayError extends Error {
     readonly status: ErrorStatus,
     readonly code: ErrorCode,
     message: string,
-    options?: { /** Field path → problem key. */ fields?: Record<string, string>; cause?: unknown; billingReached?: boolean; retryable?: boolean; retryAfterSeconds?: number },
+    options?: {
+      /** Field path → problem key. */
+      fields?: Record<string, string>;
+      cause?: unknown;
+      billingReached?: boolean;
+      retryable?: boolean;
+      retryAfterSeconds?: number;
+      billingMessage?: string | null;
+    },
   ) {
     super(message, { cause: options?.cause });
     this.name = 'RelayError';
@@ -35,6 +43,7 @@ export class RelayError extends Error {
     this.billingReached = options?.billingReached ?? true;
     this.retryable = options?.retryable ?? false;
     this.retryAfterSeconds = options?.retryAfterSeconds;
+    this.billingMessage = options?.billingMessage ?? undefined;
   }
 
   /** Field path (`amount`, `eps_params.email`) → problem key (`amount_decimals`). */
@@ -45,6 +54,8 @@ export class RelayError extends Error {
   readonly retryable: boolean;
   /** Sent as `Retry-After` (by `app.onError`, for every error that has it): when trying again makes sense. */
   readonly retryAfterSeconds?: number;
+  /** The billing's own text of a refusal: logged with the request, never sent to the client. */
+  readonly billingMessage?: string;
 
   toBody(): ErrorBody {
     const fields = this.fields && Object.fromEntries(Object.entries(this.fields).map(([path, problem]) => [path, { problem, message: problemText(problem) }]));

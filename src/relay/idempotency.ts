@@ -8,7 +8,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ValidPayment } from '../eps/request.js';
 import { RelayError } from './errors.js';
-import type { Claim, IdempotencyStore } from './idempotency-store.js';
+import { StoreFullError, type Claim, type IdempotencyStore } from './idempotency-store.js';
 
 export interface IdempotencyOptions {
   store: IdempotencyStore;
@@ -45,6 +45,14 @@ export function idempotency({ store, ttlMs, lockMs, onReplay, onStoreError }: Id
     try {
       claim = await store.claim(key, fingerprint, lockMs);
     } catch (error) {
+      if (error instanceof StoreFullError) {
+        throw new RelayError(503, 'store_unavailable', 'The relay holds as many payment keys as it may; try again later.', {
+          cause: error,
+          billingReached: false,
+          retryable: true,
+          retryAfterSeconds: STORE_FULL_RETRY_SECONDS,
+        });
+      }
       // Without the store no retry could be recognised: nothing is sent to the billing.
       throw new RelayError(503, 'store_unavailable', 'Payments are paused for a moment; try again shortly.', {
         cause: error,
@@ -92,6 +100,8 @@ export function idempotency({ store, ttlMs, lockMs, onReplay, onStoreError }: Id
 }
 
 const STORE_RETRY_FIRST_MS = 250;
+/** A full in-memory store makes room as its keys expire: not within seconds. */
+const STORE_FULL_RETRY_SECONDS = 60;
 const STORE_RETRY_MAX_MS = 5_000;
 
 const REPLAY_HEADERS = { 'content-type': 'application/json', 'idempotent-replayed': 'true' };

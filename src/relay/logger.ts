@@ -30,7 +30,16 @@ const TOO_DEEP = '[too deep]';
 const CIRCULAR = '[circular]';
 const MAX_DEPTH = 8;
 
-export function createLogger(level: string, destination: pino.DestinationStream = pino.destination({ dest: 1, sync: false })): Logger {
+/**
+ * The most log text held in memory while stdout does not keep up (a slow pipe, a stalled collector): past it, new lines
+ * are dropped (sonic-boom's `maxLength`), so a slow reader cannot grow the relay's memory without bound.
+ */
+export const LOG_BUFFER_MAX_BYTES = 8 * 1024 * 1024;
+
+export function createLogger(
+  level: string,
+  destination: pino.DestinationStream = pino.destination({ dest: 1, sync: false, maxLength: LOG_BUFFER_MAX_BYTES }),
+): Logger {
   return pino({ level, base: undefined, formatters: { log: (object) => redactSecrets(object) } }, destination);
 }
 

@@ -13,10 +13,10 @@ import { createClient, type RedisClientType } from 'redis';
 import { createRelayApp } from './app.js';
 import { BillingClient, longestAuthorizedCallMs } from './billing-client.js';
 import { ConfigError, loadConfig, type RelayConfig } from './config.js';
-import { MemoryIdempotencyStore, RedisIdempotencyStore } from './idempotency-store.js';
+import { MemoryIdempotencyStore, RedisIdempotencyStore, withDeadline } from './idempotency-store.js';
 import { createLogger } from './logger.js';
 import { createMetrics } from './metrics.js';
-import { createLimiter } from './rate-limit.js';
+import { REDIS_TIMEOUT_MS, createLimiter } from './rate-limit.js';
 import { loadWidgetAssets, type WidgetAssets } from './widget-assets.js';
 
 export interface Relay {
@@ -45,18 +45,38 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
     billing,
     logger,
     metrics,
-    idempotencyStore: redis ? new RedisIdempotencyStore(redis) : new MemoryIdempotencyStore(),
+    idempotencyStore: redis ? new RedisIdempotencyStore(redis, undefined, REDIS_COMMAND_TIMEOUT_MS) : new MemoryIdempotencyStore(config.idempotencyMaxKeys),
     limiters: {
-      ip: createLimiter('ip', config.rateLimitIp, redis),
-      agreement: createLimiter('agreement', config.rateLimitAgreement, redis),
+      ip: createLimiter('ip', config.rateLimitIp, redis, config.rateLimitMaxKeys),
+      agreement: createLimiter('agreement', config.rateLimitAgreement, redis, config.rateLimitMaxKeys),
+      session: createLimiter('session', config.rateLimitSession, redis, config.rateLimitMaxKeys),
+      sessionIp: createLimiter('session-ip', config.rateLimitSessionIp, redis, config.rateLimitMaxKeys),
     },
     socketAddress: (c) => getConnInfo(c).remote.address,
     widgetAssets,
   });
 
+  const limits = config.server;
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
+    const s = serve(
+      {
+        fetch: app.fetch,
+        port: config.port,
+        hostname: config.host,
+        serverOptions: {
+          // A client that sends its headers, or its whole request, too slowly is cut off (slowloris); an idle
+          // keep-alive connection is closed. Node checks these every `connectionsCheckingInterval`.
+          headersTimeout: limits.headersTimeoutMs,
+          requestTimeout: limits.requestTimeoutMs,
+          keepAliveTimeout: limits.keepAliveTimeoutMs,
+          connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
+        },
+      },
+      () => resolve(s),
+    );
   });
+  // Past this many open connections, a new one is closed at once.
+  (server as import('node:net').Server).maxConnections = limits.maxConnections;
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {
@@ -68,15 +88,20 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearInterval(sweep);
       await billing.close();
-      // A Redis that is away is not waited for: `close` would wait for a reconnection that may never come.
-      if (redis?.isReady) await redis.close();
+      // A Redis that is away is not waited for: `close` would wait for a reconnection that may never come, or for the
+      // answers of a Redis that stopped answering.
+      if (redis?.isReady) await withDeadline(redis.close(), REDIS_COMMAND_TIMEOUT_MS, 'QUIT').catch(() => redis.destroy());
       else redis?.destroy();
     },
   };
 }
 
-/** How long a Redis command may take before the relay gives up on it (Redis answers in well under a millisecond). */
-const REDIS_COMMAND_TIMEOUT_MS = 1_000;
+/**
+ * How long a Redis command may take before the relay gives up on it (Redis answers in well under a millisecond):
+ * every idempotency and rate-limit call has this deadline of its own (node-redis's `timeout` covers only the wait to
+ * be written, not the answer).
+ */
+const REDIS_COMMAND_TIMEOUT_MS = REDIS_TIMEOUT_MS;
 const REDIS_FIRST_CONNECT_MS = 10_000;
 
 async function connectRedis(url: string, logger: Logger): Promise<RedisClientType> {

@@ -39,8 +39,15 @@ export async function createClientSession(
     .sign(key(secret));
 }
 
-/** The session a request carries in `Authorization: Bearer …`; any problem is a 401. */
-export async function verifyClientSession(authorization: string | undefined, secret: string): Promise<ClientSession> {
+/** Clocks of the signing backend and the relay may differ by this much (an `iat` this far ahead is still taken). */
+const CLOCK_TOLERANCE_SECONDS = 5;
+
+/**
+ * The session a request carries in `Authorization: Bearer …`; any problem is a 401. Besides its signature and expiry,
+ * a session must say when it was issued (`iat`): not in the future, and at most `maxAgeSeconds` ago (`SESSION_MAX_AGE_SECONDS`,
+ * a day by default: the signer's own cap), so a session signed with a far expiry by a careless backend still ends.
+ */
+export async function verifyClientSession(authorization: string | undefined, secret: string, maxAgeSeconds = MAX_TTL_SECONDS): Promise<ClientSession> {
   const token = /^Bearer ([\w-]+\.[\w-]+\.[\w-]+)$/.exec(authorization ?? '')?.[1];
   if (!token) throw unauthorized('A client session is required (Authorization: Bearer <session>).');
   try {
@@ -48,7 +55,9 @@ export async function verifyClientSession(authorization: string | undefined, sec
       algorithms: [ALGORITHM],
       issuer: ISSUER,
       audience: AUDIENCE,
-      requiredClaims: ['exp', 'agr'],
+      requiredClaims: ['exp', 'iat', 'agr'],
+      maxTokenAge: maxAgeSeconds,
+      clockTolerance: CLOCK_TOLERANCE_SECONDS,
     });
     const agreementId = payload.agr;
     if (typeof agreementId !== 'number' || !Number.isSafeInteger(agreementId) || agreementId <= 0) {

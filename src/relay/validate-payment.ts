@@ -42,8 +42,12 @@ async function readJson(c: Context): Promise<unknown> {
  * wrote and checked as such (two decimals at most, no exponent). The match is anchored on a key position: a JSON
  * string cannot hold an unescaped quote, so no text inside a string can match. It also turns an `"amount"` key deeper
  * in the body into text, which changes nothing there: no parameter takes an object.
+ *
+ * Only a number exactly as RFC 8259 writes one is turned into text (`-? (0 | [1-9] digits) (. digits)? (e [+-]? digits)?`,
+ * ending where a JSON value ends): anything else (`0015`, `00.50`, `+1`, `.5`, `1.`) is left in place for `JSON.parse`
+ * to refuse, so a body that is not JSON stays a 400.
  */
-const AMOUNT_NUMBER = /([{,]\s*"amount"\s*:\s*)(-?\d[\d.eE+-]*)/g;
+const AMOUNT_NUMBER = /([{,]\s*"amount"\s*:\s*)(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)(?=\s*[,}\]])/g;
 /** What an amount whose written text is lost becomes: not a decimal, so the model refuses it (`amount_format`). */
 const UNREADABLE_AMOUNT = 'not as written';
 

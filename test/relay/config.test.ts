@@ -50,6 +50,41 @@ describe('relay configuration', () => {
     );
   });
 
+  it('reads the limits of issue 12 with their defaults, and names each bad one', () => {
+    const config = loadConfig(good);
+    assert.equal(config.billingMaxResponseBytes, 1024 * 1024);
+    assert.deepEqual(config.paymentAnswerFields, []);
+    assert.equal(config.paymentMethodsAgreementField, 'agreement_id');
+    assert.equal(config.paymentMethodsTrustScope, false);
+    assert.equal(config.idempotencyMaxKeys, 50_000);
+    assert.equal(config.rateLimitMaxKeys, 100_000);
+    assert.deepEqual(config.rateLimitSession, { points: 60, seconds: 60 });
+    assert.deepEqual(config.rateLimitSessionIp, { points: 120, seconds: 60 });
+    assert.equal(config.sessionMaxAgeSeconds, 86_400);
+    assert.deepEqual(config.server, { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 10_000 });
+    const bad = {
+      BILLING_MAX_RESPONSE_BYTES: '0',
+      PAYMENT_ANSWER_FIELDS: 'a b,c!',
+      PAYMENT_METHODS_AGREEMENT_FIELD: '1x',
+      PAYMENT_METHODS_TRUST_BILLING_SCOPE: 'maybe',
+      IDEMPOTENCY_MAX_KEYS: 'many',
+      RATE_LIMIT_MAX_KEYS: '-1',
+      RATE_LIMIT_SESSION: '60',
+      RATE_LIMIT_SESSION_IP: '0/60',
+      SESSION_MAX_AGE_SECONDS: '',
+      SERVER_HEADERS_TIMEOUT_MS: '40000',
+      SERVER_MAX_CONNECTIONS: '0',
+    };
+    assert.throws(
+      () => loadConfig({ ...good, ...bad, SESSION_MAX_AGE_SECONDS: '0' }),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        for (const name of Object.keys(bad)) assert.match(error.message, new RegExp(name), name);
+        return true;
+      },
+    );
+  });
+
   it('keeps MAX_AMOUNT within the 15 digits a JSON number carries exactly', () => {
     assert.equal(loadConfig({ ...good, MAX_AMOUNT: '9999999999999.99' }).maxAmountText, '9999999999999.99');
     assert.throws(() => loadConfig({ ...good, MAX_AMOUNT: '10000000000000.00' }), /MAX_AMOUNT/);

@@ -45,8 +45,8 @@ describe('relay → sandbox: payments', () => {
     );
     assert.equal(res.status, 201);
     const body = (await res.json()) as { redirect_url: string; payment: Record<string, unknown> };
-    assert.equal(body.redirect_url, body.payment.confirmation_url);
-    assert.match(body.redirect_url, new RegExp(`^${stack.sandbox.url}/pay/`));
+    assert.match(body.redirect_url, new RegExp(`^${stack.sandbox.url}/pay/${body.payment.payment_id}$`));
+    assert.deepEqual(Object.keys(body.payment), ['payment_id'], 'only the payment id of the billing’s object');
     const calls = epsCalls(stack);
     assert.equal(calls.length, before + 1);
     assert.deepEqual(calls.at(-1), {

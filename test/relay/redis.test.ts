@@ -5,11 +5,19 @@ import { loadConfig } from '../../src/relay/config.js';
 import { createLogger } from '../../src/relay/logger.js';
 import { startRelay, type Relay } from '../../src/relay/server.js';
 import { CREDENTIALS, SHOP, epsCalls, paymentA, startStack, type Stack } from './harness.js';
+import { startRedisServer, type RedisServer } from './redis-server.js';
 import { tcpProxy } from './tcp-proxy.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** A redis-server of this file's own, on a free port (redis-server.ts). */
+let server: RedisServer;
+let REDIS_URL = '';
+before(async () => {
+  server = await startRedisServer();
+  REDIS_URL = server.url;
+});
+after(() => server.stop());
 
-const env = { REDIS_URL, RATE_LIMIT_IP: '100000/60', RATE_LIMIT_AGREEMENT: '100000/60' };
+const env = () => ({ REDIS_URL, RATE_LIMIT_IP: '100000/60', RATE_LIMIT_AGREEMENT: '100000/60' });
 
 describe('relay: two instances behind a load balancer share one Redis', () => {
   let stack: Stack;
@@ -24,13 +32,13 @@ describe('relay: two instances behind a load balancer share one Redis', () => {
         EPS_UUID_A: 'sandbox-eps-a',
         ALLOWED_ORIGINS: SHOP,
         PORT: '0',
-        ...env,
+        ...env(),
         ...extra,
       }),
       createLogger('silent'),
     );
   before(async () => {
-    stack = await startStack({ env });
+    stack = await startStack({ env: env() });
     second = await anotherRelay();
   });
   after(async () => {
@@ -107,9 +115,10 @@ describe('relay: a Redis that goes away', () => {
     try {
       const key = randomUUID();
       const before = epsCalls(stack).length;
-      stack.sandbox.faults.epsPayments = { delayMs: 300, times: 1 };
+      stack.sandbox.faults.epsPayments = { delayMs: 500, times: 1 };
       const paying = stack.post(paymentA(), { 'idempotency-key': key });
-      await new Promise((resolve) => setTimeout(resolve, 100)); // the key is claimed, the billing is answering
+      // The key is claimed and the billing is answering (waited for, not guessed: a busy machine is slow).
+      for (let i = 0; i < 200 && epsCalls(stack).length === before; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
       await redis.close();
       const first = await paying;
       assert.equal(first.status, 201, 'the billing’s answer reaches the client');

@@ -1,0 +1,16 @@
+/**
+ * The one rule for text the relay forwards to the billing, shared by every text field of the model (the widget, the
+ * relay and the sandbox agree through it): no character that is not shown as itself. Refused anywhere in a value:
+ * control characters (C0 — NUL, TAB, LF, CR… —, DEL and C1 — NEL…), invisible format characters (Unicode category
+ * Cf: zero-width spaces and joiners, bidirectional overrides, the soft hyphen, the byte order mark…), the line and
+ * paragraph separators U+2028 and U+2029, and lone surrogates (which no UTF-8 text can carry). A billing or payment
+ * system that copies such a value into a header, a log line or a page gets only what a person would read.
+ */
+const UNCLEAN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+/** Printable ASCII only: clean at once (most values; the Unicode class above costs some twenty times as much). */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/** True when `value` holds none of the characters above. */
+export function isCleanText(value: string): boolean {
+  return PRINTABLE_ASCII.test(value) || !UNCLEAN.test(value);
+}

@@ -1,0 +1,136 @@
+/**
+ * Issue 12, points 4 and 7, over real HTTP with a real Redis (a private redis-server, redis-server.ts): the in-memory
+ * stores have a maximum and refuse past it rather than forget a live key, and a Redis that stops answering (SIGSTOP:
+ * the socket stays open, nothing answers) costs a request about a second, pays nothing twice.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { epsCalls, paymentA, startStack, type Stack } from './harness.js';
+import { startRedisServer, type RedisServer } from './redis-server.js';
+
+const code = async (res: Response) => ((await res.json()) as { error?: { code: string } }).error?.code;
+
+describe('relay: memory stays bounded under floods (issue 12.4)', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack({ env: { IDEMPOTENCY_MAX_KEYS: '40', RATE_LIMIT_MAX_KEYS: '30', TRUST_PROXY: 'x-forwarded-for' } });
+  });
+  after(() => stack.close());
+
+  it('at IDEMPOTENCY_MAX_KEYS a new keyed payment is a 503 with Retry-After; no key is evicted', async () => {
+    const keys = Array.from({ length: 40 }, () => 'k'.repeat(200) + randomUUID());
+    for (const key of keys) assert.equal((await stack.post(paymentA(), { 'idempotency-key': key, 'x-forwarded-for': '198.51.100.1' })).status, 201);
+    const before = epsCalls(stack).length;
+    const full = await stack.post(paymentA(), { 'idempotency-key': randomUUID(), 'x-forwarded-for': '198.51.100.1' });
+    assert.equal(full.status, 503);
+    assert.ok(Number(full.headers.get('retry-after')) >= 1);
+    assert.equal(await code(full), 'store_unavailable');
+    assert.equal(epsCalls(stack).length, before, 'nothing reached the billing');
+    // Every key kept still replays its answer: a retry cannot pay twice.
+    for (const key of [keys[0]!, keys[39]!]) {
+      const replay = await stack.post(paymentA(), { 'idempotency-key': key, 'x-forwarded-for': '198.51.100.1' });
+      assert.equal(replay.status, 201);
+      assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+    }
+    assert.equal(epsCalls(stack).length, before);
+    // A payment without a key is still served.
+    assert.equal((await stack.post(paymentA(), { 'x-forwarded-for': '198.51.100.1' })).status, 201);
+  });
+
+  it('at RATE_LIMIT_MAX_KEYS a request from a new address is a 503 with Retry-After; known addresses go on', async () => {
+    // 198.51.100.1 is counted already; 29 more addresses fill the limiter.
+    for (let i = 0; i < 29; i += 1) {
+      assert.equal((await stack.post(paymentA(), { 'x-forwarded-for': `203.0.113.${i}` })).status, 201);
+    }
+    const before = epsCalls(stack).length;
+    const full = await stack.post(paymentA(), { 'x-forwarded-for': '192.0.2.99' });
+    assert.equal(full.status, 503);
+    assert.equal(full.headers.get('retry-after'), '60');
+    assert.equal(await code(full), 'store_unavailable');
+    assert.equal(epsCalls(stack).length, before);
+    assert.equal((await stack.post(paymentA(), { 'x-forwarded-for': '203.0.113.3' })).status, 201);
+  });
+});
+
+describe('relay: with Redis, keys live in Redis (issue 12.4)', () => {
+  let redis: RedisServer;
+  let stack: Stack;
+  before(async () => {
+    redis = await startRedisServer();
+    stack = await startStack({ env: { REDIS_URL: redis.url, IDEMPOTENCY_MAX_KEYS: '3' } });
+  });
+  after(async () => {
+    await stack.close();
+    await redis.stop();
+  });
+
+  it('the in-memory maximum does not apply', async () => {
+    for (let i = 0; i < 6; i += 1) assert.equal((await stack.post(paymentA(), { 'idempotency-key': randomUUID() })).status, 201);
+  });
+});
+
+describe('relay: a Redis that stops answering costs about a second (issue 12.7)', () => {
+  let redis: RedisServer;
+  let stack: Stack;
+  before(async () => {
+    redis = await startRedisServer();
+    stack = await startStack({ env: { REDIS_URL: redis.url } });
+  });
+  after(async () => {
+    redis.thaw();
+    await stack.close();
+    await redis.stop();
+  });
+
+  it('frozen: a keyed payment is a 503 within 2 s and reaches no billing; an unkeyed one is served; after the thaw nothing is paid twice', { timeout: 60_000 }, async () => {
+    const key = randomUUID();
+    const inFlight = randomUUID();
+    assert.equal((await stack.post(paymentA(), { 'idempotency-key': randomUUID() })).status, 201, 'through Redis');
+
+    // A payment whose key was claimed before the freeze is at the billing when Redis stops answering.
+    stack.sandbox.faults.epsPayments = { delayMs: 500, times: 1 };
+    const sentBefore = epsCalls(stack).length;
+    const paying = stack.post(paymentA(), { 'idempotency-key': inFlight });
+    for (let i = 0; i < 200 && epsCalls(stack).length === sentBefore; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    redis.freeze();
+    assert.equal((await paying).status, 201, 'the billing’s answer reaches the client');
+
+    const before = epsCalls(stack).length;
+    let started = performance.now();
+    const keyed = await stack.post(paymentA(), { 'idempotency-key': key });
+    const keyedMs = performance.now() - started;
+    assert.equal(keyed.status, 503);
+    assert.ok(Number(keyed.headers.get('retry-after')) >= 1);
+    assert.equal(await code(keyed), 'store_unavailable');
+    assert.ok(keyedMs < 2_000, `answered in ${Math.round(keyedMs)} ms`);
+    assert.equal(epsCalls(stack).length, before, 'without the store, nothing is sent to the billing');
+
+    started = performance.now();
+    const unkeyed = await stack.post(paymentA());
+    const unkeyedMs = performance.now() - started;
+    assert.equal(unkeyed.status, 201, 'rate limits fall back to memory');
+    assert.ok(unkeyedMs < 2_000, `answered in ${Math.round(unkeyedMs)} ms`);
+    assert.equal(epsCalls(stack).length, before + 1);
+
+    redis.thaw();
+    // The refused key is free again (its late claim let go), and the key paid before the freeze replays.
+    let retry: Response | undefined;
+    for (let i = 0; i < 40 && retry?.status !== 201; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      retry = await stack.post(paymentA(), { 'idempotency-key': key });
+      assert.ok([201, 409, 503].includes(retry.status), `retry: ${retry.status}`);
+    }
+    assert.equal(retry?.status, 201);
+    assert.equal(epsCalls(stack).length, before + 2, 'the refused payment is paid once, on its retry');
+    let replay: Response | undefined;
+    for (let i = 0; i < 40 && replay?.headers.get('idempotent-replayed') !== 'true'; i += 1) {
+      if (i) await new Promise((resolve) => setTimeout(resolve, 250));
+      replay = await stack.post(paymentA(), { 'idempotency-key': inFlight });
+      assert.ok([201, 409].includes(replay.status), `replay: ${replay.status}`);
+    }
+    assert.equal(replay?.headers.get('idempotent-replayed'), 'true');
+    assert.equal((await stack.post(paymentA(), { 'idempotency-key': key })).headers.get('idempotent-replayed'), 'true');
+    assert.equal(epsCalls(stack).length, before + 2, 'nothing paid twice');
+  });
+});
