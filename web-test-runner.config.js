@@ -1,11 +1,14 @@
-// `npm run test:browser`: the widget's tests in Debian's Chromium (headless), TypeScript compiled by esbuild with
-// tsconfig.json, so Lit's legacy decorators (`experimentalDecorators`, `useDefineForClassFields: false`) apply.
+// `npm run test:browser`: the widget's tests in Chromium, Firefox ESR and WebKitGTK, one engine after the other
+// (test/widget/engines.ts; `ENGINES=webkit` runs one), TypeScript compiled by esbuild with tsconfig.json, so Lit's
+// legacy decorators (`experimentalDecorators`, `useDefineForClassFields: false`) apply.
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import * as esbuild from 'esbuild';
-import { chromeLauncher } from '@web/test-runner-chrome';
+import { defaultReporter } from '@web/test-runner';
+import { chosenEngines, engineTimeLimit, freePort, launcherFor } from './test/widget/engines.ts';
+import { inputCommands } from './test/widget/input-commands.ts';
 
 /**
  * Starts the real relay and billing sandbox beside the test server, for the end-to-end tests (`test/widget/e2e*`),
@@ -102,6 +105,8 @@ function strictCsp() {
 export default {
   files: ['test/widget/**/*.test.ts'],
   nodeResolve: true,
+  // Chosen by the OS, not scanned from 8000 up: other test runs on this machine may be scanning at the same moment.
+  port: await freePort(),
   middleware: [strictCsp()],
   concurrency: 1,
   concurrentBrowsers: 1,
@@ -110,22 +115,9 @@ export default {
   plugins: [
     e2eStack(),
     reactAsEsm(),
+    inputCommands(),
     esbuildPlugin({ ts: true, tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }),
   ],
-  browsers: [
-    chromeLauncher({
-      launchOptions: {
-        executablePath: '/usr/bin/chromium',
-        headless: true,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--no-first-run',
-          '--disable-sync',
-        ],
-      },
-    }),
-  ],
+  browsers: chosenEngines().map(launcherFor),
+  reporters: [defaultReporter(), engineTimeLimit()],
 };

@@ -33,6 +33,11 @@ for (const name of ['billing-pay-ready', 'billing-pay-submit', 'billing-pay-redi
   pay.addEventListener(name, (event) => record(name, event.detail));
 }
 
+// This script may run after the elements got ready: their `state` tells what their events would have.
+for (const el of [pay, methods]) {
+  if (el.state === 'ready') record(`<${el.localName}> state`, 'ready (before this page listened)');
+}
+
 // A real merchant would render the session into the page or fetch it from their own backend, as here.
 try {
   const answer = await fetch('/demo-session', { headers: { Accept: 'application/json' } });

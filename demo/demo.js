@@ -25,3 +25,11 @@ for (const name of ['billing-pay-ready', 'billing-pay-submit', 'billing-pay-redi
     log.prepend(item);
   });
 }
+
+// This script may run after the widget got ready (WebKit fetched it only after /config had answered): then it has
+// missed billing-pay-ready, and the widget's `state` tells it.
+if (widget.state === 'ready') {
+  const item = document.createElement('li');
+  item.textContent = 'state="ready" (billing-pay-ready fired before this page listened)';
+  log.prepend(item);
+}

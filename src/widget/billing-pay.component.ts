@@ -19,6 +19,7 @@ import {
   type RelaySystem,
 } from './relay-client.js';
 import { buildPaymentRequest, takes, TEXT_PARAMS, type FormValues } from './request.js';
+import { Readiness, type ReadyState } from './readiness.js';
 import { fetchSessionAgreement } from './session-client.js';
 
 /** Where a submit is: an invalid form or a failed request ends in `error`; a cancelled one goes back to `idle`. */
@@ -48,7 +49,8 @@ const NO_VALUES: Record<ValueKey, string> = { amount: '', lookupValue: '', email
  *
  * @summary Pay into a billing agreement through payment system A, B or C, optionally connecting autopayments.
  *
- * @fires billing-pay-ready - `/config` is loaded and the form is shown. Detail: `{systems, lookups, maxAmount}`.
+ * @fires billing-pay-ready - `/config` is loaded and the form is shown; once per element, the first time. Detail:
+ *   `{systems, lookups, maxAmount}`. A page that may listen too late reads `state` instead.
  * @fires billing-pay-submit - A valid payment is about to be sent to the relay. Detail: the request body.
  * @fires billing-pay-redirect - The relay answered the payment page. Detail: `{url}`. Cancelable: when cancelled, the
  *   widget does not navigate.
@@ -87,11 +89,15 @@ const NO_VALUES: Record<ValueKey, string> = { amount: '', lookupValue: '', email
  * @cssprop [--billing-pay-spacing=1rem] - Space between fields and around the form.
  * @cssprop [--billing-pay-max-width=28rem] - The widest the element grows.
  *
+ * @attr state - Where the element is, reflected from the `state` property for a page and its CSS to read (setting it
+ *   does nothing): `loading`, `ready` or `failed`.
  * @attr lang - The language (the standard attribute): `ru` and `en` are built in, any other needs `texts` for it; when
  *   absent, the closest ancestor's or the page's language. Amounts are read and written in its number format (`Intl`).
  */
 export class BillingPay extends LitElement {
   static override styles = styles;
+
+  private readonly readiness = new Readiness(this);
 
   /** Aborts the `/config` request and the payment in flight (when the element is removed, for one). */
   private configAbort?: AbortController;
@@ -105,7 +111,6 @@ export class BillingPay extends LitElement {
 
   /** The relay's `/config`, once loaded. */
   @state() private config: RelayConfig | null = null;
-  @state() private configState: 'loading' | 'ready' | 'failed' = 'loading';
   /** Where the current submit is. */
   @state() private submitState: SubmitState = 'idle';
   /** The last failure (with its cause), shown in the status region. */
@@ -180,6 +185,14 @@ export class BillingPay extends LitElement {
   /** The colour scheme: `auto` follows the page's `prefers-color-scheme`; `light` or `dark` forces one. */
   @property({ reflect: true }) theme: 'light' | 'dark' | 'auto' = 'auto';
 
+  /**
+   * Where the element is: `loading` its relay's `/config`, `ready` (the form is shown: `billing-pay-ready` has fired,
+   * perhaps before the page listened), or `failed` to load it. Read-only; reflected to the `state` attribute.
+   */
+  get state(): ReadyState {
+    return this.readiness.value;
+  }
+
   static override get observedAttributes(): string[] {
     return [...super.observedAttributes, 'lang'];
   }
@@ -192,7 +205,7 @@ export class BillingPay extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     window.addEventListener('pageshow', this.onPageShow);
-    if (this.hasUpdated && this.configState !== 'ready') void this.loadConfig();
+    if (this.hasUpdated && this.state !== 'ready') void this.loadConfig();
   }
 
   override disconnectedCallback(): void {
@@ -226,10 +239,10 @@ export class BillingPay extends LitElement {
     const controller = (this.configAbort = new AbortController());
     this.config = null;
     if (!this.relay) {
-      this.configState = 'failed';
+      this.readiness.set('failed');
       return;
     }
-    this.configState = 'loading';
+    this.readiness.set('loading');
     try {
       if (delayMs) await sleep(delayMs, controller.signal);
       const [config, agreement] = await Promise.all([
@@ -238,14 +251,15 @@ export class BillingPay extends LitElement {
       ]);
       this.sessionAgreement = agreement && config.lookups.includes(11) ? String(agreement) : '';
       this.config = config;
-      this.configState = 'ready';
+      const first = this.readiness.set('ready');
       this.configFailures = 0;
       await this.updateComplete;
+      if (!first) return;
       const { systems, kinds } = this.view();
       emit(this, 'billing-pay-ready', { systems: systems.map((s) => s.id), lookups: kinds, maxAmount: config.maxAmount });
     } catch (error) {
       if (controller.signal.aborted) return;
-      this.configState = 'failed';
+      this.readiness.set('failed');
       this.configFailures++;
       this.report(toPayError(error), 'error_config');
     }
@@ -589,8 +603,8 @@ export class BillingPay extends LitElement {
   /** The text of the live region: progress, or what went wrong (with the problems no field shows). */
   private statusText(v: View, used: Set<string>): string {
     const { labels } = v.t;
-    if (this.configState === 'loading') return labels.loading;
-    if (this.configState === 'failed') return labels.error_config;
+    if (this.state === 'loading') return labels.loading;
+    if (this.state === 'failed') return labels.error_config;
     if (!v.systems.length) return labels.no_systems;
     if (this.submitState === 'sending') return labels.sending;
     if (this.submitState === 'redirecting') return labels.redirecting;
@@ -605,7 +619,7 @@ export class BillingPay extends LitElement {
     const v = this.view();
     const { labels } = v.t;
     const used = new Set<string>();
-    const ready = this.configState === 'ready' && v.system;
+    const ready = this.state === 'ready' && v.system;
     const linking = v.linkOnly && this.save && this.linkOnly;
     const content = ready
       ? html`${this.renderSystems(v, used)}
@@ -637,11 +651,11 @@ export class BillingPay extends LitElement {
         ${this.renderSave(v, used)}`
       : nothing;
     const status = this.statusText(v, used);
-    const failed = this.submitState === 'error' || this.configState === 'failed';
+    const failed = this.submitState === 'error' || this.state === 'failed';
     return html`<form part="form" lang=${v.locale} novalidate aria-label=${labels.form} @submit=${this.onSubmit}>
       ${content}
       <p class="status ${failed ? 'error' : ''}" part="status" role="status">${status}</p>
-      ${this.configState === 'failed' && this.relay
+      ${this.state === 'failed' && this.relay
         ? html`<button part="button" type="button" @click=${this.onRetry}>${labels.retry}</button>`
         : nothing}
       ${ready

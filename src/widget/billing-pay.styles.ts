@@ -134,6 +134,12 @@ export default css`
     border-radius: calc(var(--billing-pay-radius) * 0.75);
   }
 
+  /* WebKit lays a <select>'s chosen option out at its full width even in a narrower box, and the text overflows the
+     box, the field and the form (38 px at 200 % text in 320 px): the box clips it. */
+  select {
+    contain: paint;
+  }
+
   input[readonly] {
     background: transparent;
     border-style: dashed;

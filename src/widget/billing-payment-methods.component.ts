@@ -6,10 +6,11 @@ import { emit } from './emit.js';
 import { fill, langTagOf, layerTexts, type Speech, type TextsOption } from './i18n.js';
 import { PAYMENT_METHODS_SPEECH, type PaymentMethodsSpeech, type PaymentMethodsTexts } from './payment-methods.i18n.js';
 import { PayError } from './relay-client.js';
+import { Readiness, type ReadyState } from './readiness.js';
 import { disablePaymentMethod, fetchPaymentMethods, type SavedPaymentMethod } from './session-client.js';
 
 /** Where the list is: waiting for its request (or for `relay` and `session`), shown, or failed to load. */
-export type PaymentMethodsState = 'loading' | 'ready' | 'error';
+export type PaymentMethodsState = ReadyState;
 
 export interface BillingPaymentMethodsErrorDetail {
   /** The relay's error code (`session_invalid`, `not_found`, …) or the widget's own (`network_error`, `timeout`, …). */
@@ -70,18 +71,21 @@ declare module './emit.js' {
  * @cssprop [--billing-pay-spacing=1rem] - Space between methods and around the panel.
  * @cssprop [--billing-pay-max-width=28rem] - The widest the element grows.
  *
+ * @attr state - Where the element is, reflected from the `state` property for a page and its CSS to read (setting it
+ *   does nothing): `loading`, `ready` or `failed`.
  * @attr lang - The language (the standard attribute): `ru` and `en` are built in, any other needs `texts` for it; when
  *   absent, the closest ancestor's or the page's language.
  */
 export class BillingPaymentMethods extends LitElement {
   static override styles = [sharedStyles, styles];
 
+  private readonly readiness = new Readiness(this);
+
   /** Aborts the request in flight (the list or a disable), when the element is removed for one. */
   private abort?: AbortController;
   /** A request was cut short by removal: the list is read again when the element comes back. */
   private interrupted = false;
 
-  @state() private state: PaymentMethodsState = 'loading';
   @state() private methods: SavedPaymentMethod[] = [];
   /** The method whose confirmation step is shown. */
   @state() private confirming: number | null = null;
@@ -112,6 +116,14 @@ export class BillingPaymentMethods extends LitElement {
 
   /** The colour scheme: `auto` follows the page's `prefers-color-scheme`; `light` or `dark` forces one. */
   @property({ reflect: true }) theme: 'light' | 'dark' | 'auto' = 'auto';
+
+  /**
+   * Where the list is: `loading` (or waiting for `relay` and `session`), `ready` (shown, perhaps empty) or `failed` to
+   * load. Read-only; reflected to the `state` attribute.
+   */
+  get state(): PaymentMethodsState {
+    return this.readiness.value;
+  }
 
   static override get observedAttributes(): string[] {
     return [...super.observedAttributes, 'lang'];
@@ -146,14 +158,14 @@ export class BillingPaymentMethods extends LitElement {
 
   private async load(): Promise<void> {
     const controller = this.begin();
-    this.state = 'loading';
+    this.readiness.set('loading');
     this.failure = null;
     this.confirming = this.disabling = null;
     this.done = '';
     if (!this.relay || !this.session) return;
     try {
       this.methods = await fetchPaymentMethods(this.relay, this.session, controller.signal);
-      this.state = 'ready';
+      this.readiness.set('ready');
     } catch (error) {
       if (controller.signal.aborted) return;
       this.fail(error, 'error_load');
@@ -220,14 +232,14 @@ export class BillingPaymentMethods extends LitElement {
     const failure = error instanceof PayError ? error : new PayError('relay', 'internal_error', String(error), { cause: error });
     this.failure = failure;
     const expired = failure.code === 'session_invalid';
-    if (expired || fallback === 'error_load') this.state = 'error';
+    if (expired || fallback === 'error_load') this.readiness.set('failed');
     emit(this, 'billing-payment-methods-error', { code: failure.code, message: this.failureText(this.speech().t, fallback) });
     if (expired) void this.focusLater('.status');
   }
 
   private failureText(
     { methods: t }: PaymentMethodsSpeech,
-    fallback: 'error_load' | 'error_disable' = this.state === 'error' ? 'error_load' : 'error_disable',
+    fallback: 'error_load' | 'error_disable' = this.state === 'failed' ? 'error_load' : 'error_disable',
   ): string {
     const code = this.failure?.code;
     if (code === 'session_invalid') return t.error_session;
@@ -330,7 +342,7 @@ export class BillingPaymentMethods extends LitElement {
     const t = speech.methods;
     const failed = this.failure !== null;
     const list = this.state === 'ready' && this.methods.length;
-    const retry = this.state === 'error' && this.failure?.code !== 'session_invalid';
+    const retry = this.state === 'failed' && this.failure?.code !== 'session_invalid';
     return html`<div class="panel" part="base" lang=${locale}>
       ${list
         ? html`<ul part="list" aria-label=${t.list}>

@@ -353,7 +353,7 @@ describe('<billing-pay>', () => {
       const submit = oneEvent(el, 'billing-pay-submit');
       await pay(el);
       const { detail } = await submit;
-      await settle();
+      await waitUntil(() => relay.payments().length, 'no payment sent');
       const post = relay.payments()[0]!;
       expect(post.body).to.deep.equal(detail);
       expect(post.method).to.equal('POST');
@@ -506,7 +506,7 @@ describe('<billing-pay>', () => {
       button.click();
       await el.updateComplete;
       button.click();
-      await settle();
+      await waitUntil(() => relay.payments().length, 'no payment sent');
       expect(relay.payments()).to.have.length(1);
       expect(button.disabled).to.be.true;
       expect(status(el)).to.equal('Sending the payment…');
@@ -521,7 +521,7 @@ describe('<billing-pay>', () => {
       const errors = sinon.spy();
       el.addEventListener('billing-pay-error', errors);
       await pay(el);
-      await settle();
+      await waitUntil(() => relay.payments().length, 'no payment sent');
       const signal = relay.payments()[0]!.signal!;
       expect(signal.aborted).to.be.false;
       el.remove();
@@ -620,7 +620,7 @@ describe('<billing-pay>', () => {
       el.addEventListener('billing-pay-error', errors);
       await fillIn(el);
       await pay(el);
-      await settle();
+      await waitUntil(() => relay.payments().length, 'no payment sent');
       const first = relay.payments()[0]!;
       expect(payButton(el).disabled).to.be.true;
 
@@ -628,9 +628,7 @@ describe('<billing-pay>', () => {
       el.remove();
       expect(first.signal!.aborted, 'the payment request is aborted').to.be.true;
       parent.append(el);
-      await settle();
-      await el.updateComplete;
-      expect(payButton(el).disabled, 'Pay is usable again').to.be.false;
+      await waitUntil(() => !payButton(el).disabled, 'Pay is not usable again');
       expect(status(el)).to.equal('');
       expect(field(el, 'Amount').value, 'what the client typed is kept').to.equal('1500');
 
@@ -642,7 +640,7 @@ describe('<billing-pay>', () => {
       expect(posts[1]!.body).to.deep.equal(posts[0]!.body);
       expect(relay.requests.filter((r) => r.url.endsWith('/config')), '/config is not loaded again').to.have.length(1);
       expect(errors).to.not.have.been.called;
-      await settle();
+      await waitUntil(() => navigate.called, 'no navigation');
       expect(navigate).to.have.been.calledOnceWith(PAYMENT_PAGE);
     });
   });
@@ -657,7 +655,7 @@ describe('<billing-pay>', () => {
       expect(event.detail).to.deep.equal({ url: PAYMENT_PAGE });
       expect(event.cancelable).to.be.true;
       expect(event.composed).to.be.true;
-      await settle();
+      await waitUntil(() => navigate.called, 'no navigation');
       expect(navigate).to.have.been.calledOnceWith(PAYMENT_PAGE);
       expect(status(el)).to.equal('Opening the payment page…');
     });
@@ -706,7 +704,7 @@ describe('<billing-pay>', () => {
       const el = await widget();
       await fillIn(el);
       await sent(el);
-      await settle();
+      await waitUntil(() => navigate.called, 'no navigation');
       expect(navigate).to.have.been.calledOnceWith('http://127.0.0.1:8788/pay/1');
     });
   });
@@ -858,12 +856,12 @@ describe('<billing-pay>', () => {
         await type(el, lang === 'ru' ? 'Сумма' : 'Amount', '10');
         await type(el, lang === 'ru' ? 'Номер договора' : 'Agreement number', 'AG-1');
         await pay(el);
-        await settle();
-        expect(payButton(el).disabled).to.be.true;
+        await waitUntil(() => payButton(el).disabled, 'Pay is not disabled while sending');
         await expect(el).to.be.accessible();
 
+        const failed = oneEvent(el, 'billing-pay-error');
         answer(json({ error: { code: 'billing_rejected', message: 'Rejected.' } }, 502));
-        await settle();
+        await failed;
         await el.updateComplete;
         expect(status(el)).to.not.equal('');
         await expect(el).to.be.accessible();

@@ -1,14 +1,15 @@
 /**
- * End to end, with nothing stubbed: the widget in Chromium, the real relay, the billing sandbox (started by the test
- * runner, see web-test-runner.config.js). A client pays with each system, saves a method with A, and the sandbox
- * shows the payment and the saved method with autopayment.
+ * End to end, with nothing stubbed: the widget in each engine, the real relay, the billing sandbox (started by the test
+ * runner, see web-test-runner.config.js). A client pays by keyboard alone and by pointer, with each system, saves a
+ * method with A, and the sandbox shows the payment and the saved method with autopayment.
  */
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import '../../src/widget/billing-pay.js';
 import '../../src/widget/billing-payment-methods.js';
 import type { BillingPaymentMethods } from '../../src/widget/billing-payment-methods.js';
 import type { BillingPay } from '../../src/widget/billing-pay.js';
-import { click, e2e, mount, pay, type, type E2eStack as Stack } from './helpers.js';
+import { click, e2e, field, mount, pay, payButton, type, type E2eStack as Stack } from './helpers.js';
+import { pointAndClick, press, typeKeys } from './input.js';
 
 /** Fills the form as a person would, presses Pay, and returns the payment page address (navigation cancelled). */
 async function payWith(el: BillingPay, system: string, amount: string, options: { save?: boolean } = {}): Promise<string> {
@@ -65,6 +66,48 @@ describe('<billing-pay> end to end: widget → relay → billing sandbox', () =>
     const methods = await e2e<{ enable_auto_payments: boolean; status: number }[]>('methods', { agreement: '1001' });
     expect(methods.length).to.equal(methodsBefore + 1);
     expect(methods.at(-1)).to.include({ enable_auto_payments: true, status: 2 });
+  });
+
+  /** The payment that reached the billing last, and the client's "Pay" on the payment system's page. */
+  async function expectPaid(url: string, uuid: string, amount: number) {
+    const reached = (await e2e<Record<string, unknown>[]>('payments')).at(-1)!;
+    expect(reached).to.include({ eps_uuid: uuid, amount, agreement_param_value: 'AG-1001' });
+    const decided = await e2e<{ status: number; location: string }>('decide', { url, decision: 'pay' });
+    expect(new URL(decided.location).searchParams.get('status')).to.equal('succeeded');
+  }
+
+  it('by keyboard alone: Tab, arrow keys to B, typed amount and agreement, Enter pays', async () => {
+    const el = await mount(html`<div><button id="before">before</button><billing-pay lang="en" relay=${stack.relay}></billing-pay></div>`).then(
+      () => document.querySelector('billing-pay')!,
+    );
+    el.addEventListener('billing-pay-redirect', (e) => e.preventDefault(), { once: true });
+    document.getElementById('before')!.focus();
+    await press('Tab', 'ArrowDown'); // System A, then B
+    expect(field(el, 'System B').checked).to.equal(true);
+    await press('Tab');
+    await typeKeys('77.70');
+    await press('Tab');
+    await typeKeys('AG-1001');
+    const redirect = oneEvent(el, 'billing-pay-redirect');
+    await press('Enter');
+    const { detail } = await redirect;
+    await expectPaid(detail.url, 'sandbox-eps-b', 77.7);
+  });
+
+  it('by pointer: clicks on the system, the fields and Pay', async () => {
+    const el = await mount(html`<billing-pay lang="en" relay=${stack.relay}></billing-pay>`);
+    el.addEventListener('billing-pay-redirect', (e) => e.preventDefault(), { once: true });
+    await pointAndClick(field(el, 'System C'));
+    expect(field(el, 'System C').checked).to.equal(true);
+    await pointAndClick(field(el, 'Amount'));
+    await typeKeys('12.30');
+    await pointAndClick(field(el, 'Agreement number'));
+    await typeKeys('AG-1001');
+    await el.updateComplete;
+    const redirect = oneEvent(el, 'billing-pay-redirect');
+    await pointAndClick(payButton(el));
+    const { detail } = await redirect;
+    await expectPaid(detail.url, 'sandbox-eps-c', 12.3);
   });
 
   it('B and C complete too; C carries no saving parameters', async () => {

@@ -193,7 +193,10 @@ export interface E2eStack {
   sandbox: string;
 }
 
-/** Lets pending promise callbacks and timers of zero delay run. */
+/**
+ * Lets pending promise callbacks and timers of zero delay run: only to show that something does NOT happen. To see
+ * that something does, wait for it (`waitUntil`, an event): Firefox settles `Response.json()` after this tick.
+ */
 export const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** Texts that are the same in Russian and in English: brand-like words. Kept short on purpose. */

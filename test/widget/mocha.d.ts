@@ -3,7 +3,13 @@
  * without adding @types/mocha (only what these tests use).
  */
 type MochaDone = (error?: unknown) => void;
-type MochaFn = (this: { timeout(ms: number): void }, done: MochaDone) => void | Promise<unknown>;
+/** `this` in a test: `skip()` only through `skipIn` of ./input.ts, so the reason is printed. */
+interface MochaContext {
+  timeout(ms: number): void;
+  skip(): void;
+  test?: { fullTitle(): string; titlePath(): string[] };
+}
+type MochaFn = (this: MochaContext, done: MochaDone) => void | Promise<unknown>;
 
 declare function describe(title: string, fn: () => void): void;
 declare function it(title: string, fn: MochaFn): void;
