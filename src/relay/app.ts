@@ -10,9 +10,8 @@ import { requestId, type RequestIdVariables } from 'hono/request-id';
 import type { Logger } from 'pino';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { ValidPayment } from '../eps/request.js';
-import { SYSTEM_IDS, SYSTEMS } from '../eps/systems.js';
+import { isHttpUrl, SYSTEM_IDS, SYSTEMS } from '../eps/systems.js';
 import { longestAuthorizedCallMs, type BillingClient } from './billing-client.js';
-import { isCleanText } from '../eps/clean-text.js';
 import { isLoopbackHost, type RelayConfig } from './config.js';
 import { corsFor } from './cors.js';
 import { RelayError, type ErrorStatus } from './errors.js';
@@ -20,7 +19,7 @@ import { idempotency, jsonAnswer, type AnswerVariables } from './idempotency.js'
 import { MemoryIdempotencyStore, type IdempotencyStore } from './idempotency-store.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { ownPaymentMethods } from './payment-methods.js';
-import { createLimiter, rateLimit } from './rate-limit.js';
+import { createLimiters, rateLimit, type LimiterName } from './rate-limit.js';
 import { verifyClientSession, type ClientSession } from './session.js';
 import { validatePayment } from './validate-payment.js';
 import { serveWidgetAssets, type WidgetAssets } from './widget-assets.js';
@@ -32,7 +31,7 @@ export interface RelayDeps {
   metrics?: Metrics;
   /** Where idempotency keys live; in memory unless given (server.ts gives Redis when REDIS_URL is set). */
   idempotencyStore?: IdempotencyStore;
-  limiters?: Partial<Record<'ip' | 'agreement' | 'session' | 'sessionIp', RateLimiterAbstract>>;
+  limiters?: Record<LimiterName, RateLimiterAbstract>;
   /** The address of the peer on the socket (runtime-specific; server.ts gives Node's). */
   socketAddress?: (c: Context) => string | undefined;
   /** The built widget bundles to serve (src/relay/widget-assets.ts); `null` when they have not been built. */
@@ -51,12 +50,7 @@ const lockMs = (config: RelayConfig) => longestAuthorizedCallMs(config.billingTi
 export function createRelayApp(deps: RelayDeps): Hono<Env> {
   const { config, billing, logger } = deps;
   const metrics = deps.metrics ?? createMetrics();
-  const limiters = {
-    ip: deps.limiters?.ip ?? createLimiter('ip', config.rateLimitIp, undefined, config.rateLimitMaxKeys),
-    agreement: deps.limiters?.agreement ?? createLimiter('agreement', config.rateLimitAgreement, undefined, config.rateLimitMaxKeys),
-    session: deps.limiters?.session ?? createLimiter('session', config.rateLimitSession, undefined, config.rateLimitMaxKeys),
-    sessionIp: deps.limiters?.sessionIp ?? createLimiter('session-ip', config.rateLimitSessionIp, undefined, config.rateLimitMaxKeys),
-  };
+  const limiters = deps.limiters ?? createLimiters(config);
   const app = new Hono<Env>();
   const allowed = new Set(config.allowedOrigins);
   const offered = SYSTEM_IDS.filter((id) => config.epsUuids[id]);
@@ -261,11 +255,11 @@ export function findRedirectUrl(response: Record<string, unknown>, keys: string[
   return undefined;
 }
 
+/** An address the shared model takes as a return URL (clean, no backslash or user info, read as written), on `https:` or loopback `http:`. */
 function isSafePaymentPage(text: string): boolean {
-  if (!isCleanText(text) || text.includes('\\') || !URL.canParse(text)) return false;
+  if (!isHttpUrl(text)) return false;
   const url = new URL(text);
-  if (url.username || url.password || /^[a-z]+:\/\/[^/?#]*@/i.test(text)) return false;
-  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
+  return url.protocol === 'https:' || isLoopbackHost(url.hostname);
 }
 
 /**

@@ -4,6 +4,7 @@
  * certainly never saw the request.
  */
 import type { RedisClientType } from 'redis';
+import { REDIS_TIMEOUT_MS } from './rate-limit.js';
 
 export interface StoredAnswer {
   status: number;
@@ -116,7 +117,7 @@ export class RedisIdempotencyStore implements IdempotencyStore {
   constructor(
     private readonly redis: RedisClientType,
     private readonly prefix = 'billing-pay:idem:',
-    private readonly timeoutMs = 1_000,
+    private readonly timeoutMs = REDIS_TIMEOUT_MS,
   ) {}
 
   async claim(key: string, fingerprint: string, lockMs: number): Promise<Claim> {

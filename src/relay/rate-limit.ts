@@ -64,6 +64,28 @@ export function createLimiter(name: string, limit: RateLimit, redis?: RedisClien
   }) as unknown as RateLimiterAbstract;
 }
 
+/** The relay's four limiters, in Redis when one is given, each bounded in memory by `RATE_LIMIT_MAX_KEYS`. */
+export function createLimiters(config: LimitsConfig, redis?: RedisClientType): Record<LimiterName, RateLimiterAbstract> {
+  const limiter = (name: string, limit: RateLimit) => createLimiter(name, limit, redis, config.rateLimitMaxKeys);
+  return {
+    ip: limiter('ip', config.rateLimitIp),
+    agreement: limiter('agreement', config.rateLimitAgreement),
+    session: limiter('session', config.rateLimitSession),
+    sessionIp: limiter('session-ip', config.rateLimitSessionIp),
+  };
+}
+
+export type LimiterName = 'ip' | 'agreement' | 'session' | 'sessionIp';
+
+/** The part of the relay's configuration the limiters read. */
+interface LimitsConfig {
+  rateLimitIp: RateLimit;
+  rateLimitAgreement: RateLimit;
+  rateLimitSession: RateLimit;
+  rateLimitSessionIp: RateLimit;
+  rateLimitMaxKeys: number;
+}
+
 /** Consumes one point of `limiter` under the key `keyOf(c)` gives (no key: not limited). */
 export function rateLimit(
   limiter: RateLimiterAbstract,

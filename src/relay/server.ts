@@ -16,7 +16,7 @@ import { ConfigError, loadConfig, type RelayConfig } from './config.js';
 import { MemoryIdempotencyStore, RedisIdempotencyStore, withDeadline } from './idempotency-store.js';
 import { createLogger } from './logger.js';
 import { createMetrics } from './metrics.js';
-import { REDIS_TIMEOUT_MS, createLimiter } from './rate-limit.js';
+import { REDIS_TIMEOUT_MS, createLimiters } from './rate-limit.js';
 import { loadWidgetAssets, type WidgetAssets } from './widget-assets.js';
 
 export interface Relay {
@@ -26,18 +26,20 @@ export interface Relay {
   close(): Promise<void>;
 }
 
+const ASSET_RETRY_MS = 10_000;
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 
 export async function startRelay(config: RelayConfig, logger: Logger = createLogger(config.logLevel)): Promise<Relay> {
   const metrics = createMetrics();
   const billing = new BillingClient(config, metrics);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
-  // Read on first use and kept; not built (or built partly): logged, and asked again on the next request.
+  // Read on first use and kept; not built (or built partly): logged, and read again at most every 10 s — not on every
+  // request, which would let any GET make the relay read and decompress every bundle again.
   let assets: Promise<WidgetAssets | null> | undefined;
   const widgetAssets = () =>
     (assets ??= loadWidgetAssets(DIST).catch((error: unknown) => {
       logger.warn({ err: error }, 'widget bundles not served');
-      assets = undefined;
+      setTimeout(() => (assets = undefined), ASSET_RETRY_MS).unref();
       return null;
     }));
   const app = createRelayApp({
@@ -45,13 +47,8 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
     billing,
     logger,
     metrics,
-    idempotencyStore: redis ? new RedisIdempotencyStore(redis, undefined, REDIS_COMMAND_TIMEOUT_MS) : new MemoryIdempotencyStore(config.idempotencyMaxKeys),
-    limiters: {
-      ip: createLimiter('ip', config.rateLimitIp, redis, config.rateLimitMaxKeys),
-      agreement: createLimiter('agreement', config.rateLimitAgreement, redis, config.rateLimitMaxKeys),
-      session: createLimiter('session', config.rateLimitSession, redis, config.rateLimitMaxKeys),
-      sessionIp: createLimiter('session-ip', config.rateLimitSessionIp, redis, config.rateLimitMaxKeys),
-    },
+    idempotencyStore: redis ? new RedisIdempotencyStore(redis) : new MemoryIdempotencyStore(config.idempotencyMaxKeys),
+    limiters: createLimiters(config, redis),
     socketAddress: (c) => getConnInfo(c).remote.address,
     widgetAssets,
   });
@@ -90,7 +87,7 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
       await billing.close();
       // A Redis that is away is not waited for: `close` would wait for a reconnection that may never come, or for the
       // answers of a Redis that stopped answering.
-      if (redis?.isReady) await withDeadline(redis.close(), REDIS_COMMAND_TIMEOUT_MS, 'QUIT').catch(() => redis.destroy());
+      if (redis?.isReady) await withDeadline(redis.close(), REDIS_TIMEOUT_MS, 'QUIT').catch(() => redis.destroy());
       else redis?.destroy();
     },
   };
@@ -101,7 +98,6 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
  * every idempotency and rate-limit call has this deadline of its own (node-redis's `timeout` covers only the wait to
  * be written, not the answer).
  */
-const REDIS_COMMAND_TIMEOUT_MS = REDIS_TIMEOUT_MS;
 const REDIS_FIRST_CONNECT_MS = 10_000;
 
 async function connectRedis(url: string, logger: Logger): Promise<RedisClientType> {
@@ -110,7 +106,7 @@ async function connectRedis(url: string, logger: Logger): Promise<RedisClientTyp
   const client: RedisClientType = createClient({
     url,
     disableOfflineQueue: true,
-    commandOptions: { timeout: REDIS_COMMAND_TIMEOUT_MS },
+    commandOptions: { timeout: REDIS_TIMEOUT_MS },
     socket: { connectTimeout: 2_000, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2_000) },
   });
   client.on('error', (error: Error) => logger.error({ err: error.message }, 'redis error'));

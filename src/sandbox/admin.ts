@@ -82,7 +82,7 @@ export function mountAdmin<E extends HonoEnv>(app: Hono<E>, state: OperationsCon
 const sameOrigin: MiddlewareHandler = async (c, next) => {
   const origin = c.req.header('origin');
   const host = c.req.header('host');
-  if (origin && origin !== 'null' && (!host || new URL(origin).host !== host)) throw new HTTPException(403, { message: 'Forms are accepted from the sandbox\'s own pages only.' });
+  if (origin && origin !== 'null' && (!host || !URL.canParse(origin) || new URL(origin).host !== host)) throw new HTTPException(403, { message: 'Forms are accepted from the sandbox\'s own pages only.' });
   await next();
 };
 

@@ -66,3 +66,12 @@ export const paymentA = (extra: Record<string, unknown> = {}) => ({
 /** The bodies of `POST /eps_payments` that reached the billing. */
 export const epsCalls = (stack: Stack) =>
   stack.sandbox.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/eps_payments')).map((c) => c.body as Record<string, unknown>);
+
+/** Resolves once `predicate` holds; throws after `ms`. */
+export async function waitFor(predicate: () => boolean, ms = 30_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!predicate()) {
+    if (Date.now() > until) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

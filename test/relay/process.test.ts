@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { CREDENTIALS, SHOP, paymentA } from './harness.js';
+import { CREDENTIALS, SHOP, paymentA, waitFor } from './harness.js';
 
 function runRelay(env: Record<string, string>): { child: ChildProcess; output: () => string } {
   let output = '';
@@ -17,14 +17,6 @@ function runRelay(env: Record<string, string>): { child: ChildProcess; output: (
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   return { child, output: () => output };
-}
-
-async function waitFor(predicate: () => boolean, ms = 30_000) {
-  const until = Date.now() + ms;
-  while (!predicate()) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 describe('relay process', () => {
