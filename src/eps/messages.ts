@@ -1,6 +1,9 @@
-/** English texts of the problem keys the model reports; the relay answers with them, the widget translates them. */
-export const PROBLEM_TEXTS_EN = {
-  body: 'The request body must be a JSON object.',
+/**
+ * English texts of the problem keys the model reports; the relay answers with them, the widget translates them.
+ * A request the widget builds can have only the first set (`FORM_PROBLEM_TEXTS_EN`), so the widget's bundle holds
+ * only those; the relay also answers the others, for a request made by hand.
+ */
+export const FORM_PROBLEM_TEXTS_EN = {
   system: 'Choose one of the offered payment systems.',
   amount_format: 'Enter an amount such as 1500 or 1500.50.',
   amount_decimals: 'An amount has at most two decimals.',
@@ -14,23 +17,32 @@ export const PROBLEM_TEXTS_EN = {
   full_name: 'Enter a full name in letters.',
   code: 'Enter the value without spaces or special characters.',
   inn: 'This taxpayer number is not valid (check its digits).',
+  url: 'Enter a full http(s) address.',
+  phone: 'Enter a phone number such as +7 900 123-45-67.',
+  text: 'This text contains characters that are not allowed.',
+  origin: 'This address is not on one of the merchant’s allowed origins.',
+  agreement_not_found: 'No agreement was found by this value.',
+} as const;
+
+/** The problems only a request made by hand can have (the widget builds the envelope and its flags itself). */
+const REQUEST_PROBLEM_TEXTS_EN = {
+  body: 'The request body must be a JSON object.',
   eps_params: 'eps_params must be a list of {name, value} items.',
   param_name: 'Each parameter needs a name.',
   too_many_params: 'Too many parameters.',
   unknown_param: 'This parameter is not accepted by the chosen payment system.',
   duplicate_param: 'This parameter is given twice.',
   boolean: 'This parameter must be true or false.',
-  url: 'Enter a full http(s) address.',
-  phone: 'Enter a phone number such as +7 900 123-45-67.',
-  text: 'This text contains characters that are not allowed.',
   token: 'This value is not a valid code.',
   autopay_rule: 'Saving a payment method connects autopayments: save_payment_method, enable_autopayments and preferred_method go together.',
   link_rule: 'Linking a card for autopayments needs save_payment_method.',
-  origin: 'This address is not on one of the merchant’s allowed origins.',
-  agreement_not_found: 'No agreement was found by this value.',
 } as const;
 
+export const PROBLEM_TEXTS_EN = { ...FORM_PROBLEM_TEXTS_EN, ...REQUEST_PROBLEM_TEXTS_EN };
+
 export type ProblemKey = keyof typeof PROBLEM_TEXTS_EN;
+/** The problems a form the widget sends can have. */
+export type FormProblemKey = keyof typeof FORM_PROBLEM_TEXTS_EN;
 
 export function problemText(key: string): string {
   return (PROBLEM_TEXTS_EN as Record<string, string>)[key] ?? 'This value is not valid.';

@@ -1,13 +1,13 @@
 /**
  * The widget's texts in English and Russian: every label, status and error, every lookup kind and every problem key
- * of the shared model. The language is read when it is needed (never when the module loads): the element's `lang`
+ * a form the widget sends can have (`FORM_PROBLEM_TEXTS_EN`; any other gets "correct the highlighted fields"). The language is read when it is needed (never when the module loads): the element's `lang`
  * attribute, else the closest `[lang]` ancestor (crossing shadow roots), else the document's language.
  *
  * A page may override any text, or add a language, without a fork: see `TextOverrides` and `resolveTexts`.
  */
 import type { ErrorCode } from '../eps/errors.js';
 import type { LOOKUP_KEYS } from '../eps/lookup.js';
-import { PROBLEM_TEXTS_EN, type ProblemKey } from '../eps/messages.js';
+import { FORM_PROBLEM_TEXTS_EN, type FormProblemKey } from '../eps/messages.js';
 import type { SystemId } from '../eps/systems.js';
 import type { PaymentMethodsTexts } from './payment-methods.i18n.js';
 
@@ -69,13 +69,13 @@ export type FaultCode =
 export type ErrorTexts = Record<Exclude<ErrorCode | WidgetErrorCode, FaultCode>, string> & Partial<Record<FaultCode, string>>;
 
 /**
- * One language: labels, the names of the lookup kinds, the problem keys of the model, what the payer is told for each
+ * One language: labels, the names of the lookup kinds, the problem keys of a form, what the payer is told for each
  * error code, the "no agreement found" text of each lookup kind, and the payment systems' names (none built in).
  */
 export interface Texts {
   labels: Record<LabelKey, string>;
   kinds: Record<KindKey, string>;
-  problems: Record<ProblemKey, string>;
+  problems: Record<FormProblemKey, string>;
   errors: ErrorTexts;
   missing: Record<KindKey, string>;
   systems: Partial<Record<SystemId, string>>;
@@ -100,7 +100,7 @@ const EN: Texts = {
     invoice_id: 'Invoice number',
     taxpayer_number: 'Taxpayer number (INN)',
   },
-  problems: PROBLEM_TEXTS_EN,
+  problems: FORM_PROBLEM_TEXTS_EN,
   errors: {
     validation_failed: FIX_EN,
     agreement_not_found: FIX_EN,
@@ -178,7 +178,6 @@ const RU: Texts = {
     taxpayer_number: 'ИНН',
   },
   problems: {
-    body: 'Тело запроса должно быть объектом JSON.',
     system: 'Выберите одну из предложенных платёжных систем.',
     amount_format: 'Введите сумму, например 1500 или 1500,50.',
     amount_decimals: 'В сумме не больше двух знаков после запятой.',
@@ -192,18 +191,9 @@ const RU: Texts = {
     full_name: 'Введите ФИО буквами.',
     code: 'Введите значение без пробелов и спецсимволов.',
     inn: 'Неверный ИНН (проверьте цифры).',
-    eps_params: 'Параметры платежа должны быть списком {name, value}.',
-    param_name: 'У каждого параметра должно быть имя.',
-    too_many_params: 'Слишком много параметров.',
-    unknown_param: 'Выбранная платёжная система не принимает этот параметр.',
-    duplicate_param: 'Параметр указан дважды.',
-    boolean: 'Значение должно быть «да» или «нет».',
     url: 'Введите полный адрес http(s).',
     phone: 'Введите телефон, например +7 900 123-45-67.',
     text: 'Текст содержит недопустимые символы.',
-    token: 'Недопустимое значение.',
-    autopay_rule: 'Сохранение способа оплаты подключает автоплатежи: флаги сохранения и автоплатежей идут вместе.',
-    link_rule: 'Для привязки карты нужно сохранить способ оплаты.',
     origin: 'Этот адрес не относится к сайтам продавца.',
     agreement_not_found: 'Договор не найден.',
   },
@@ -269,7 +259,7 @@ export function langOf(el: Element): Lang {
 export interface TextOverrides {
   labels?: Partial<Record<LabelKey, string>>;
   kinds?: Partial<Record<KindKey, string>>;
-  problems?: Partial<Record<ProblemKey, string>>;
+  problems?: Partial<Record<FormProblemKey, string>>;
   errors?: Partial<Texts['errors']>;
   missing?: Partial<Record<KindKey, string>>;
   /** The payment systems' names in this language (`{A: 'Bank card'}`); they win over `label-a`, `label-b`, `label-c`. */

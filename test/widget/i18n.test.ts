@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { LOOKUP_KEYS } from '../../src/eps/lookup.js';
-import { PROBLEM_TEXTS_EN } from '../../src/eps/messages.js';
+import { FORM_PROBLEM_TEXTS_EN, PROBLEM_TEXTS_EN } from '../../src/eps/messages.js';
 import { langOf, langTagOf, problemIn, problemOf, resolveTexts, TEXTS } from '../../src/widget/i18n.js';
 
 describe('texts', () => {
@@ -9,7 +9,7 @@ describe('texts', () => {
     for (const lang of ['en', 'ru'] as const) {
       const t = TEXTS[lang];
       expect(Object.keys(t.labels).sort()).to.deep.equal(Object.keys(TEXTS.en.labels).sort());
-      expect(Object.keys(t.problems).sort()).to.deep.equal(Object.keys(PROBLEM_TEXTS_EN).sort());
+      expect(Object.keys(t.problems).sort()).to.deep.equal(Object.keys(FORM_PROBLEM_TEXTS_EN).sort());
       expect(Object.keys(t.errors).sort()).to.deep.equal(Object.keys(TEXTS.en.errors).sort());
       expect(Object.keys(t.kinds).sort()).to.deep.equal(kinds);
       expect(Object.keys(t.missing).sort()).to.deep.equal(kinds);
@@ -24,6 +24,8 @@ describe('texts', () => {
     expect(problemIn('en', 'email')).to.equal(PROBLEM_TEXTS_EN.email);
     expect(problemIn('ru', PROBLEM_TEXTS_EN.email), 'no English sentence is mapped back').to.equal(TEXTS.ru.errors.validation_failed);
     expect(problemIn('ru', 'a_key_of_a_newer_relay')).to.equal('Исправьте отмеченные поля.');
+    // A problem only a hand-made request can have is not in the widget's bundle: the general text stands for it.
+    expect(problemIn('en', 'duplicate_param')).to.equal(TEXTS.en.errors.validation_failed);
     expect(problemOf(TEXTS.ru, 'agreement_not_found', 'email')).to.equal('Клиент с таким e-mail не найден.');
     expect(problemOf(TEXTS.en, 'agreement_not_found', 'agreement_number')).to.equal('No agreement with this number.');
   });
