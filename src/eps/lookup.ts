@@ -74,3 +74,20 @@ export function isTaxpayerNumber(value: string): boolean {
   if (d.length === 10) return checkDigit(d, INN10) === d[9];
   return checkDigit(d, INN11) === d[10] && checkDigit(d, INN12) === d[11];
 }
+
+/** How a form asks for a kind's value: the input `type`, the keyboard (`inputmode`) and the browser's autofill. */
+export interface LookupInput {
+  type?: 'email';
+  inputmode?: 'numeric';
+  autocomplete?: string;
+}
+
+const DIGITS: LookupInput = { inputmode: 'numeric' };
+
+export const LOOKUP_INPUTS: Record<LookupKind, LookupInput> = {
+  1: { autocomplete: 'username' }, 4: { autocomplete: 'name' }, 5: {}, 6: {}, 7: { type: 'email', autocomplete: 'email' },
+  8: {}, 10: DIGITS, 11: DIGITS, 14: DIGITS, 15: DIGITS,
+};
+
+/** The kind a client session's agreement is found by: its ID. */
+export const SESSION_LOOKUP_KIND: LookupKind = 11;

@@ -1,13 +1,18 @@
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { property, state } from 'lit/decorators.js';
-import { canonicalAmount, toMinorUnits } from '../eps/amount.js';
-import { isLookupKind, LOOKUP_KEYS, type LookupKind } from '../eps/lookup.js';
-import { checkRequest } from '../eps/check.js';
-import { SYSTEMS, type SystemId } from '../eps/systems.js';
+import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import { canonicalAmount } from '../eps/amount.js';
+import { SESSION_LOOKUP_KIND } from '../eps/lookup.js';
+import type { PaymentRequest } from '../eps/request.js';
+import type { SystemId } from '../eps/systems.js';
 import { formatAmount, parseAmountInput } from './amount-input.js';
+import { BillingElement, toPayError } from './billing-element.js';
+import sharedStyles from './billing-element.styles.js';
+import { failureWithProblems, formFields, type FieldsContext } from './billing-pay-fields.js';
 import styles from './billing-pay.styles.js';
-import { emit } from './emit.js';
-import { fill, langTagOf, problemOf, resolveTexts, type Texts, type TextsOption } from './i18n.js';
+import { emit } from './events.js';
+import { failureText, problemText } from './failure-text.js';
+import { checkForm, firstProblemField, formView, NO_VALUES, PATH_OF, type FormInput, type FormView, type ValueKey } from './form-model.js';
+import { TEXTS } from './i18n.js';
+import { LocalizeController } from './localize.js';
 import {
   fetchConfig,
   isSafeRedirect,
@@ -16,31 +21,11 @@ import {
   postPayment,
   sleep,
   type RelayConfig,
-  type RelaySystem,
 } from './relay-client.js';
-import { buildPaymentRequest, takes, TEXT_PARAMS, type FormValues } from './request.js';
-import { Readiness, type ReadyState } from './readiness.js';
 import { fetchSessionAgreement } from './session-client.js';
 
 /** Where a submit is: an invalid form or a failed request ends in `error`; a cancelled one goes back to `idle`. */
 export type SubmitState = 'idle' | 'validating' | 'sending' | 'redirecting' | 'error';
-
-type ValueKey = 'amount' | 'lookupValue' | 'email' | 'phone' | 'name' | 'comment';
-
-/** What the form offers right now, derived from the attributes and the relay's `/config`. */
-interface View {
-  /** The locale of the texts, for `Intl` and the form's `lang`. */
-  locale: string;
-  t: Texts;
-  systems: RelaySystem[];
-  system: RelaySystem | undefined;
-  kinds: LookupKind[];
-  kind: LookupKind;
-  canSave: boolean;
-  linkOnly: boolean;
-}
-
-const NO_VALUES: Record<ValueKey, string> = { amount: '', lookupValue: '', email: '', phone: '', name: '', comment: '' };
 
 /**
  * A payment form for a merchant's page: the client picks a payment system, enters an amount and how to find their
@@ -51,7 +36,8 @@ const NO_VALUES: Record<ValueKey, string> = { amount: '', lookupValue: '', email
  *
  * @fires billing-pay-ready - `/config` is loaded and the form is shown; once per element, the first time. Detail:
  *   `{systems, lookups, maxAmount}`. A page that may listen too late reads `state` instead.
- * @fires billing-pay-submit - A valid payment is about to be sent to the relay. Detail: the request body.
+ * @fires billing-pay-submit - A valid payment is about to be sent to the relay. Detail: the request body. Cancelable:
+ *   when cancelled, nothing is sent and the form stays as it is.
  * @fires billing-pay-redirect - The relay answered the payment page. Detail: `{url}`. Cancelable: when cancelled, the
  *   widget does not navigate.
  * @fires billing-pay-error - The form is invalid, the relay refused, or it could not be reached (also when `/config`
@@ -90,14 +76,46 @@ const NO_VALUES: Record<ValueKey, string> = { amount: '', lookupValue: '', email
  * @cssprop [--billing-pay-max-width=28rem] - The widest the element grows.
  *
  * @attr state - Where the element is, reflected from the `state` property for a page and its CSS to read (setting it
- *   does nothing): `loading`, `ready` or `failed`.
+ *   does nothing): `loading` its relay's `/config`, `ready` (`billing-pay-ready` has fired) or `failed`.
  * @attr lang - The language (the standard attribute): `ru` and `en` are built in, any other needs `texts` for it; when
- *   absent, the closest ancestor's or the page's language. Amounts are read and written in its number format (`Intl`).
+ *   absent, the closest ancestor's or the page's language (followed as `<html lang>` changes). Amounts are read and written in its number format (`Intl`).
  */
-export class BillingPay extends LitElement {
-  static override styles = styles;
+export class BillingPay extends BillingElement {
+  static override styles = [sharedStyles, styles];
 
-  private readonly readiness = new Readiness(this);
+  /**
+   * The reactive properties, each documented at its field (`static properties`: lighter in the bundle than Lit's
+   * decorators); `attribute: false` marks internal state.
+   */
+  static override properties: PropertyDeclarations = {
+    config: { attribute: false },
+    submitState: { attribute: false },
+    failure: { attribute: false },
+    problems: { attribute: false },
+    chosenSystem: { attribute: false },
+    chosenKind: { attribute: false },
+    values: { attribute: false },
+    save: { attribute: false },
+    linkOnly: { attribute: false },
+    sessionAgreement: { attribute: false },
+    relay: {},
+    systems: {},
+    amount: {},
+    amountFixed: { type: Boolean, attribute: 'amount-fixed' },
+    lookup: {},
+    agreement: {},
+    session: {},
+    returnUrl: { attribute: 'return-url' },
+    email: {},
+    phone: {},
+    labelA: { attribute: 'label-a' },
+    labelB: { attribute: 'label-b' },
+    labelC: { attribute: 'label-c' },
+    currency: {},
+    allowLinkOnly: { type: Boolean, attribute: 'allow-link-only' },
+  };
+
+  private readonly localize = new LocalizeController(this, TEXTS);
 
   /** Aborts the `/config` request and the payment in flight (when the element is removed, for one). */
   private configAbort?: AbortController;
@@ -110,97 +128,68 @@ export class BillingPay extends LitElement {
   private unanswered?: { json: string; key: string };
 
   /** The relay's `/config`, once loaded. */
-  @state() private config: RelayConfig | null = null;
+  private config: RelayConfig | null = null;
   /** Where the current submit is. */
-  @state() private submitState: SubmitState = 'idle';
+  private submitState: SubmitState = 'idle';
   /** The last failure (with its cause), shown in the status region. */
-  @state() private failure: PayError | null = null;
+  private failure: PayError | null = null;
   /** Field path (`amount`, `eps_params.email`, …) → problem key, or a text from the relay. */
-  @state() private problems: Record<string, string> = {};
-  @state() private chosenSystem: SystemId | null = null;
-  @state() private chosenKind: number | null = null;
-  @state() private values: Record<ValueKey, string> = { ...NO_VALUES };
-  @state() private save = false;
-  @state() private linkOnly = false;
-  /** The agreement the client session names (found by kind 11, agreement ID), once loaded. */
-  @state() private sessionAgreement = '';
+  private problems: Record<string, string> = {};
+  private chosenSystem: SystemId | null = null;
+  private chosenKind: number | null = null;
+  private values: Record<ValueKey, string> = { ...NO_VALUES };
+  private save = false;
+  private linkOnly = false;
+  /** The agreement the client session names (found by its ID), once loaded. */
+  private sessionAgreement = '';
 
   /** Base URL of the relay: the widget reads `{relay}/config` and posts to `{relay}/payments`. */
-  @property() relay = '';
+  relay = '';
 
   /** Which of the systems `A B C` to offer, in this order (space-separated); default: all the relay offers. */
-  @property() systems = '';
+  systems = '';
 
   /** A preset amount (`1500.50`). */
-  @property() amount = '';
+  amount = '';
 
   /** With a preset `amount`, the client cannot change it. */
-  @property({ type: Boolean, attribute: 'amount-fixed' }) amountFixed = false;
+  amountFixed = false;
 
   /** The kinds of value (`agreement_param_id`) by which the client may find the agreement, e.g. `"5 7"`. */
-  @property() lookup = '5';
+  lookup = '5';
 
   /** A preset lookup value (of the first `lookup` kind): the client does not type it. */
-  @property() agreement = '';
+  agreement = '';
 
   /**
    * A client session signed by the merchant's backend for the logged-in client: the agreement it names is preset
    * (lookup kind 11), so the client types only the amount. A preset `agreement` wins; an invalid session is ignored.
    */
-  @property() session = '';
+  session = '';
 
   /** Where the client comes back after paying; default: the current page. */
-  @property({ attribute: 'return-url' }) returnUrl = '';
+  returnUrl = '';
 
   /** A preset e-mail for the receipt. */
-  @property() email = '';
+  email = '';
 
   /** A preset phone number for the receipt. */
-  @property() phone = '';
+  phone = '';
 
   /** The merchant's name for system A in every language (`texts.systems` names it per language); default "System A". */
-  @property({ attribute: 'label-a' }) labelA = '';
+  labelA = '';
 
   /** The merchant's name for system B; default "System B". */
-  @property({ attribute: 'label-b' }) labelB = '';
+  labelB = '';
 
   /** The merchant's name for system C; default "System C". */
-  @property({ attribute: 'label-c' }) labelC = '';
+  labelC = '';
 
   /** A currency name for the Amount label only (the billing names none, so none is assumed). */
-  @property() currency = '';
+  currency = '';
 
   /** Offer "Only link the card (no charge)" with a saved method, where the system can (A). */
-  @property({ type: Boolean, attribute: 'allow-link-only' }) allowLinkOnly = false;
-
-  /**
-   * Texts that replace the built-in ones, for every language (`{labels: {pay: 'Pay now'}}`) or per language tag
-   * (`{ru: {labels: {…}, systems: {A: 'Банковская карта'}}, de: {labels: {…}, kinds: {…}, errors: {…}}}`): a tag that is
-   * not built in becomes a language of its own, on top of English. Keys: `labels`, `kinds`, `problems`, `errors` (per
-   * error code), `missing` (no agreement found, per lookup kind) of `TEXTS.en`, and `systems` (names of A, B, C, over
-   * `label-a`…). As an attribute: JSON.
-   */
-  @property({ type: Object }) texts: TextsOption | null = null;
-
-  /** The colour scheme: `auto` follows the page's `prefers-color-scheme`; `light` or `dark` forces one. */
-  @property({ reflect: true }) theme: 'light' | 'dark' | 'auto' = 'auto';
-
-  /**
-   * Where the element is: `loading` its relay's `/config`, `ready` (the form is shown: `billing-pay-ready` has fired,
-   * perhaps before the page listened), or `failed` to load it. Read-only; reflected to the `state` attribute.
-   */
-  get state(): ReadyState {
-    return this.readiness.value;
-  }
-
-  static override get observedAttributes(): string[] {
-    return [...super.observedAttributes, 'lang'];
-  }
-
-  override attributeChangedCallback(name: string, old: string | null, value: string | null): void {
-    super.attributeChangedCallback(name, old, value);
-    if (name === 'lang' && old !== value) this.requestUpdate();
-  }
+  allowLinkOnly = false;
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -216,7 +205,7 @@ export class BillingPay extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    const { locale } = this.speech();
+    const { locale } = this.localize.speech();
     if (changed.has('amount')) {
       const canonical = canonicalAmount(this.amount);
       this.values = { ...this.values, amount: canonical ? formatAmount(canonical, locale) : this.amount };
@@ -249,7 +238,7 @@ export class BillingPay extends LitElement {
         fetchConfig(this.relay, controller.signal),
         this.session ? fetchSessionAgreement(this.relay, this.session, controller.signal).catch(() => 0) : 0,
       ]);
-      this.sessionAgreement = agreement && config.lookups.includes(11) ? String(agreement) : '';
+      this.sessionAgreement = agreement && config.lookups.includes(SESSION_LOOKUP_KIND) ? String(agreement) : '';
       this.config = config;
       const first = this.readiness.set('ready');
       this.configFailures = 0;
@@ -261,7 +250,7 @@ export class BillingPay extends LitElement {
       if (controller.signal.aborted) return;
       this.readiness.set('failed');
       this.configFailures++;
-      this.report(toPayError(error), 'error_config');
+      this.report(toPayError(error), true);
     }
   }
 
@@ -311,67 +300,67 @@ export class BillingPay extends LitElement {
     this.problems = problems;
   }
 
-  /** The texts and locale in effect: the language of the element or the page, with the page's `texts`. */
-  private speech() {
-    return resolveTexts(langTagOf(this), this.texts);
-  }
-
-  /** What the attributes and `/config` offer, with the client's current choices. */
-  private view(): View {
-    const offered = this.config?.systems ?? [];
-    const wanted = this.systems.toUpperCase().split(/[\s,]+/).filter(Boolean);
-    const systems = wanted.length
-      ? [...new Set(wanted)].flatMap((id) => offered.filter((s) => s.id === id))
-      : offered;
-    const system = systems.find((s) => s.id === this.chosenSystem) ?? systems[0];
-    // A session's agreement is found by its ID (kind 11), unless the merchant presets one of their own.
-    const lookup = this.agreement || !this.sessionAgreement ? this.lookup : '11';
-    const listed = lookup.split(/[\s,]+/).filter(Boolean).map(Number).filter(isLookupKind);
-    const kinds = listed.length ? [...new Set(listed)] : ([5] as LookupKind[]);
-    const kind = this.preset ? kinds[0]! : (kinds.find((k) => k === this.chosenKind) ?? kinds[0]!);
-    const spec = system && SYSTEMS[system.id];
-    const canSave = Boolean(system?.canSave && spec?.autopay);
+  private formInput(): FormInput {
     return {
-      ...this.speech(),
-      systems,
-      system,
-      kinds,
-      kind,
-      canSave,
-      linkOnly: canSave && this.allowLinkOnly && Boolean(system?.linkOnly && spec?.linkOnly),
+      config: this.config,
+      systems: this.systems,
+      lookup: this.lookup,
+      agreement: this.agreement,
+      amount: this.amount,
+      amountFixed: this.amountFixed,
+      allowLinkOnly: this.allowLinkOnly,
+      sessionAgreement: this.sessionAgreement,
+      chosenSystem: this.chosenSystem,
+      chosenKind: this.chosenKind,
+      values: this.values,
+      save: this.save,
+      linkOnly: this.linkOnly,
     };
   }
 
-  /** One press of Pay: validate, send with a fresh idempotency key, then hand over to the payment page. */
+  /** What the form shows now (form-model.ts). */
+  private view(): FormView {
+    return formView(this.formInput());
+  }
+
+  /**
+   * One press of Pay, after Adyen Web's `UIElement.submit`: an invalid form shows its problems and stops; a valid one
+   * is announced (`billing-pay-submit`, cancelable), sent, its answer verified, announced again
+   * (`billing-pay-redirect`, cancelable) and followed.
+   */
   private async pay(): Promise<void> {
-    if (this.busy || !this.config) return;
-    this.submitState = 'validating';
     const v = this.view();
-    if (!v.system) {
+    if (this.busy || !this.config || !v.system) return;
+    this.submitState = 'validating';
+    const form = checkForm(v, this.formInput(), {
+      locale: this.localize.speech().locale,
+      returnUrl: this.returnUrl || window.location.href,
+    });
+    if (!form.ok) {
+      this.problems = form.problems;
+      this.report(new PayError('validation', 'validation_failed', 'The form is not valid.', { fields: form.problems }));
+      return;
+    }
+    this.problems = {};
+    this.failure = null;
+    if (!emit(this, 'billing-pay-submit', form.request, { cancelable: true })) {
       this.submitState = 'idle';
       return;
     }
-    const amount = parseAmountInput(this.values.amount, v.locale);
-    const body = buildPaymentRequest(this.formValues(v, amount.ok ? amount.amount : this.values.amount), v);
-    const checked = checkRequest(body, {
-      maxAmount: toMinorUnits(this.config.maxAmount) ?? BigInt(Number.MAX_SAFE_INTEGER),
-      systems: v.systems.map((s) => s.id),
-      lookups: this.config.lookups,
-    });
-    const problems = checked.ok ? {} : { ...checked.fields };
-    if (!amount.ok) problems.amount = amount.problem;
-    if (Object.keys(problems).length) {
-      this.problems = problems;
-      this.report(new PayError('validation', 'validation_failed', 'The form is not valid.', { fields: problems }));
-      return;
-    }
-
-    this.problems = {};
-    this.failure = null;
-    emit(this, 'billing-pay-submit', body);
     this.submitState = 'sending';
+    const url = await this.send(form.request);
+    if (url === undefined) return;
+    this.submitState = 'redirecting';
+    if (emit(this, 'billing-pay-redirect', { url }, { cancelable: true })) this.navigate(url);
+    else this.submitState = 'idle';
+  }
+
+  /**
+   * Sends the payment and answers its verified payment page; a failure is reported (and answers nothing). Pay pressed
+   * again after no answer came sends the same request with the same key, so the relay cannot pay it twice.
+   */
+  private async send(body: PaymentRequest): Promise<string | undefined> {
     const controller = (this.payAbort = new AbortController());
-    // Pay pressed again after no answer came: the same request keeps its key, so the relay cannot pay it twice.
     const json = JSON.stringify(body);
     const key = this.unanswered?.json === json ? this.unanswered.key : newIdempotencyKey();
     this.unanswered = undefined;
@@ -380,61 +369,45 @@ export class BillingPay extends LitElement {
       if (!isSafeRedirect(url)) {
         throw new PayError('relay', 'unsafe_redirect', 'The payment page address is not https.', { cause: url });
       }
-      this.submitState = 'redirecting';
-      if (emit(this, 'billing-pay-redirect', { url }, { cancelable: true })) this.navigate(url);
-      else this.submitState = 'idle';
+      return url;
     } catch (error) {
       if (controller.signal.aborted) {
         this.submitState = 'idle';
-        return;
+        return undefined;
       }
       const failure = toPayError(error);
       if (failure.type === 'network') this.unanswered = { json, key };
       if (failure.fields) this.problems = { ...failure.fields };
       this.report(failure);
+      return undefined;
     } finally {
       if (this.payAbort === controller) this.payAbort = undefined;
     }
   }
 
-  private formValues(v: View, amount: string): FormValues {
-    return {
-      ...this.values,
-      system: v.system!.id,
-      amount,
-      lookupKind: v.kind,
-      lookupValue: this.preset || this.values.lookupValue,
-      save: this.save,
-      linkOnly: this.linkOnly,
-      returnUrl: this.returnUrl || window.location.href,
-    };
-  }
-
-  /** Shows a failure, tells the page (`billing-pay-error`) and moves the focus where the person can act on it. */
-  private report(failure: PayError, label?: 'error_config'): void {
+  /**
+   * Shows a failure, tells the page (`billing-pay-error`) and moves the focus where the person can act on it: the
+   * first field with a problem, else the button. A failed `/config` load says only that.
+   */
+  private report(failure: PayError, loading = false): void {
+    const { t, locale } = this.localize.speech();
     const v = this.view();
     this.failure = failure;
-    if (!label) this.submitState = 'error';
+    if (!loading) this.submitState = 'error';
     // A merchant's mistake: the payer gets a neutral text, the developer the fix.
     if (failure.code === 'origin_not_allowed') console.error('<billing-pay>:', failure.message);
-    const message = label ? v.t.labels[label] : failureText(v, failure);
+    const message = loading ? t.labels.error_config : failureText(t, locale, failure, v.systems.length > 1);
     const fields = failure.fields
-      ? Object.fromEntries(Object.entries(failure.fields).map(([path, p]) => [path, this.problemText(v, path, p)]))
+      ? Object.fromEntries(Object.entries(failure.fields).map(([path, p]) => [path, problemText(t, v.kind, path, p)]))
       : undefined;
     emit(this, 'billing-pay-error', { code: failure.code, message, ...(fields && { fields }) });
     // A repeated "Try again" took its button away while it loaded: give the focus back to the new one.
-    if (label && this.configFailures < 2) return;
+    if (loading && this.configFailures < 2) return;
+    const first = failure.fields && firstProblemField(v, failure.fields);
     void this.updateComplete.then(() => {
       const root = this.renderRoot as ShadowRoot;
-      const target =
-        root.querySelector<HTMLElement>('[aria-invalid="true"]') ?? (root.activeElement ? null : root.querySelector('button'));
-      target?.focus();
+      (first ? root.getElementById(first) : root.activeElement ? null : root.querySelector('button'))?.focus();
     });
-  }
-
-  /** The text of a field's problem; "no agreement found" is worded for the lookup kind in use. */
-  private problemText(v: View, path: string, key: string): string {
-    return problemOf(v.t, key, path === 'agreement_param_value' ? LOOKUP_KEYS[v.kind] : undefined);
   }
 
   /** Sends the top page to the payment system (or this frame, when the top page is out of reach). */
@@ -446,215 +419,44 @@ export class BillingPay extends LitElement {
     }
   }
 
-  /** The agreement the client does not type: the merchant's preset, else the one the session names. */
-  private get preset(): string {
-    return this.agreement || this.sessionAgreement;
-  }
-
   private get busy(): boolean {
     return this.submitState === 'validating' || this.submitState === 'sending' || this.submitState === 'redirecting';
   }
 
-  private textField(
-    v: View,
-    o: { name: ValueKey; label: string; optional?: boolean; type?: string; inputmode?: string; autocomplete?: string; readonly?: boolean },
-    used: Set<string>,
-  ): TemplateResult {
-    const path = PATH_OF[o.name];
-    used.add(path);
-    const problem = this.problems[path];
-    const id = `f-${o.name}`;
-    return html`<div class="field" part="field">
-      <label for=${id} part="label"
-        >${o.label}${o.optional ? html` <span class="optional">(${v.t.labels.optional})</span>` : nothing}</label
-      >
-      <input
-        id=${id}
-        name=${o.name}
-        part="input"
-        type=${o.type ?? 'text'}
-        inputmode=${o.inputmode ?? nothing}
-        autocomplete=${o.autocomplete ?? 'off'}
-        maxlength="500"
-        ?readonly=${o.readonly}
-        ?required=${!o.optional}
-        aria-invalid=${problem ? 'true' : 'false'}
-        aria-describedby=${problem ? `${id}-error` : nothing}
-        .value=${this.values[o.name]}
-        @input=${this.onInput}
-      />
-      ${this.error(v, `${id}-error`, problem, path)}
-    </div>`;
-  }
-
-  private error(v: View, id: string, problem: string | undefined, path = ''): TemplateResult | typeof nothing {
-    return problem ? html`<p id=${id} class="error" part="error">${this.problemText(v, path, problem)}</p>` : nothing;
-  }
-
-  private renderSystems(v: View, used: Set<string>): TemplateResult {
-    used.add('system');
-    const problem = this.problems.system;
-    const labels: Record<SystemId, string> = { A: this.labelA, B: this.labelB, C: this.labelC };
-    return html`<fieldset part="systems" aria-describedby=${problem ? 'system-error' : nothing}>
-      <legend part="legend">${v.t.labels.system}</legend>
-      <div class="options">
-        ${v.systems.map(
-          (s) => html`<span class="check">
-            <input
-              type="radio"
-              part="radio"
-              name="system"
-              id="system-${s.id}"
-              value=${s.id}
-              aria-invalid=${problem ? 'true' : 'false'}
-              .checked=${s.id === v.system?.id}
-              @change=${this.onSystem}
-            />
-            <label for="system-${s.id}" part="label"
-              >${v.t.systems[s.id] || labels[s.id] || fill(v.t.labels.system_name, { id: s.id })}</label
-            >
-          </span>`,
-        )}
-      </div>
-      ${this.error(v, 'system-error', problem)}
-    </fieldset>`;
-  }
-
-  private renderLookup(v: View, used: Set<string>): TemplateResult {
-    const kindName = v.t.kinds[LOOKUP_KEYS[v.kind]];
-    if (this.preset) {
-      return html`<p class="preset" part="preset"><span class="label">${kindName}:</span> ${this.preset}</p>`;
-    }
-    const kindProblem = this.problems.agreement_param_id;
-    let chooser: TemplateResult | typeof nothing = nothing;
-    if (v.kinds.length > 1) {
-      used.add('agreement_param_id');
-      chooser = html`<div class="field" part="field">
-        <label for="f-kind" part="label">${v.t.labels.lookup_kind}</label>
-        <select
-          id="f-kind"
-          part="select"
-          aria-invalid=${kindProblem ? 'true' : 'false'}
-          aria-describedby=${kindProblem ? 'f-kind-error' : nothing}
-          @change=${this.onKind}
-        >
-          ${v.kinds.map((k) => html`<option value=${k} ?selected=${k === v.kind}>${v.t.kinds[LOOKUP_KEYS[k]]}</option>`)}
-        </select>
-        ${this.error(v, 'f-kind-error', kindProblem)}
-      </div>`;
-    }
-    const numeric = [10, 11, 14, 15].includes(v.kind);
-    return html`${chooser}${this.textField(
-      v,
-      {
-        name: 'lookupValue',
-        label: kindName,
-        type: v.kind === 7 ? 'email' : 'text',
-        inputmode: numeric ? 'numeric' : undefined,
-        autocomplete: AUTOCOMPLETE[v.kind],
-      },
-      used,
-    )}`;
-  }
-
-  private renderSave(v: View, used: Set<string>): TemplateResult | typeof nothing {
-    if (!v.system || !v.canSave) return nothing;
-    const flags = [...Object.keys(SYSTEMS[v.system.id].autopay ?? {}), ...Object.keys(SYSTEMS[v.system.id].linkOnly ?? {})];
-    const path = flags.map((f) => `eps_params.${f}`).find((p) => this.problems[p]);
-    for (const f of flags) used.add(`eps_params.${f}`);
-    return html`<div class="field" part="field">
-      <div class="check">
-        <input
-          type="checkbox"
-          part="checkbox"
-          id="f-save"
-          aria-invalid=${path ? 'true' : 'false'}
-          aria-describedby=${path ? 'f-save-error' : nothing}
-          .checked=${this.save}
-          @change=${this.onSave}
-        />
-        <label for="f-save" part="label">${v.t.labels.save}</label>
-      </div>
-      ${this.save
-        ? html`<div class="check">
-              <input type="checkbox" part="checkbox" id="f-autopay" checked disabled aria-describedby="f-autopay-hint" />
-              <label for="f-autopay" part="label">${v.t.labels.autopay}</label>
-            </div>
-            <p id="f-autopay-hint" class="hint" part="hint">${v.t.labels.autopay_hint}</p>
-            ${v.linkOnly
-              ? html`<div class="check">
-                    <input
-                      type="checkbox"
-                      part="checkbox"
-                      id="f-link-only"
-                      aria-describedby="f-link-only-hint"
-                      .checked=${this.linkOnly}
-                      @change=${this.onLinkOnly}
-                    />
-                    <label for="f-link-only" part="label">${v.t.labels.link_only}</label>
-                  </div>
-                  <p id="f-link-only-hint" class="hint" part="hint">${v.t.labels.link_only_hint}</p>`
-              : nothing}`
-        : nothing}
-      ${this.error(v, 'f-save-error', path && this.problems[path])}
-    </div>`;
-  }
-
   /** The text of the live region: progress, or what went wrong (with the problems no field shows). */
-  private statusText(v: View, used: Set<string>): string {
-    const { labels } = v.t;
+  private statusText(c: FieldsContext): string {
+    const { labels } = c.t;
     if (this.state === 'loading') return labels.loading;
     if (this.state === 'failed') return labels.error_config;
-    if (!v.systems.length) return labels.no_systems;
+    if (!c.v.systems.length) return labels.no_systems;
     if (this.submitState === 'sending') return labels.sending;
     if (this.submitState === 'redirecting') return labels.redirecting;
     if (this.submitState !== 'error' || !this.failure) return '';
-    const unshown = Object.entries(this.problems)
-      .filter(([path]) => !used.has(path))
-      .map(([path, p]) => `${fieldLabel(v, path, this.preset)}: ${this.problemText(v, path, p)}`);
-    return [failureText(v, this.failure), ...unshown].join(' ');
+    return failureWithProblems(c, this.failure);
   }
 
   override render(): TemplateResult {
+    const { t, locale } = this.localize.speech();
     const v = this.view();
-    const { labels } = v.t;
-    const used = new Set<string>();
+    const { labels } = t;
+    const c: FieldsContext = {
+      v,
+      t,
+      locale,
+      problems: this.problems,
+      values: this.values,
+      save: this.save,
+      linkOnly: this.linkOnly,
+      names: { A: this.labelA, B: this.labelB, C: this.labelC },
+      currency: this.currency,
+      on: { input: this.onInput, system: this.onSystem, kind: this.onKind, save: this.onSave, linkOnly: this.onLinkOnly },
+    };
     const ready = this.state === 'ready' && v.system;
     const linking = v.linkOnly && this.save && this.linkOnly;
-    const content = ready
-      ? html`${this.renderSystems(v, used)}
-        ${this.textField(
-          v,
-          {
-            name: 'amount',
-            label: this.currency ? fill(labels.amount_currency, { currency: this.currency }) : labels.amount,
-            inputmode: 'decimal',
-            autocomplete: 'transaction-amount',
-            readonly: this.amountFixed && Boolean(this.amount),
-          },
-          used,
-        )}
-        ${this.renderLookup(v, used)}
-        ${TEXT_PARAMS.filter((name) => takes(v.system!.id, name)).map((name) =>
-          this.textField(
-            v,
-            {
-              name,
-              label: labels[name],
-              optional: true,
-              type: name === 'email' ? 'email' : name === 'phone' ? 'tel' : 'text',
-              autocomplete: name === 'comment' ? 'off' : name === 'email' ? 'email' : name === 'phone' ? 'tel' : 'name',
-            },
-            used,
-          ),
-        )}
-        ${this.renderSave(v, used)}`
-      : nothing;
-    const status = this.statusText(v, used);
     const failed = this.submitState === 'error' || this.state === 'failed';
-    return html`<form part="form" lang=${v.locale} novalidate aria-label=${labels.form} @submit=${this.onSubmit}>
-      ${content}
-      <p class="status ${failed ? 'error' : ''}" part="status" role="status">${status}</p>
+    return html`<form class="panel" part="form" lang=${locale} novalidate aria-label=${labels.form} @submit=${this.onSubmit}>
+      ${ready ? formFields(c) : nothing}
+      <p class="status ${failed ? 'error' : ''}" part="status" role="status">${this.statusText(c)}</p>
       ${this.state === 'failed' && this.relay
         ? html`<button part="button" type="button" @click=${this.onRetry}>${labels.retry}</button>`
         : nothing}
@@ -664,42 +466,4 @@ export class BillingPay extends LitElement {
         : nothing}
     </form>`;
   }
-}
-
-/** Which request path each text field fills. */
-const PATH_OF: Record<ValueKey, string> = {
-  amount: 'amount',
-  lookupValue: 'agreement_param_value',
-  email: 'eps_params.email',
-  phone: 'eps_params.phone',
-  name: 'eps_params.name',
-  comment: 'eps_params.comment',
-};
-
-const AUTOCOMPLETE: Partial<Record<LookupKind, string>> = { 1: 'username', 4: 'name', 7: 'email' };
-
-function toPayError(error: unknown): PayError {
-  return error instanceof PayError ? error : new PayError('relay', 'internal_error', String(error), { cause: error });
-}
-
-/**
- * What the payer is told of a failure: the text of its code (an unknown one, such as a proxy's `http_502`, is a fault of
- * the site), with when to try again, and another system suggested only where one may help.
- */
-function failureText(v: View, failure: PayError): string {
-  const { errors, labels } = v.t;
-  const text = (errors as Record<string, string>)[failure.code] ?? errors.internal_error;
-  const seconds = failure.retryAfter ?? 60;
-  const [count, unit] = seconds >= 60 ? [Math.ceil(seconds / 60), 'minute' as const] : [seconds, 'second' as const];
-  const other = failure.code === 'billing_rejected' && v.systems.length > 1 ? ` ${labels.other_system}` : '';
-  return fill(text, { wait: new Intl.RelativeTimeFormat(v.locale).format(count, unit) }) + other;
-}
-
-/** The name of a field that has no control of its own in the form (a return address, a preset agreement…). */
-function fieldLabel(v: View, path: string, agreement: string): string {
-  if (path === 'agreement_param_value' && agreement) return v.t.kinds[LOOKUP_KEYS[v.kind]];
-  if (path === 'agreement_param_id') return v.t.labels.lookup_kind;
-  if (path === 'system') return v.t.labels.system;
-  if (/url/.test(path)) return v.t.labels.return_url;
-  return path;
 }

@@ -1,82 +1,7 @@
 import { css } from 'lit';
 
+/** What `<billing-pay>` adds to `billing-element.styles.ts`: the form's fields, choices and hints. */
 export default css`
-  :host {
-    /* initial: unset, so the page's font is inherited */
-    --billing-pay-font-family: initial;
-    --billing-pay-font-size: 1em;
-    --billing-pay-color-text: #1b1f27;
-    --billing-pay-color-muted: #535b69;
-    --billing-pay-color-background: #ffffff;
-    --billing-pay-color-field: #ffffff;
-    --billing-pay-color-border: #767f8e;
-    --billing-pay-color-accent: #1d5bc7;
-    --billing-pay-color-accent-text: #ffffff;
-    --billing-pay-color-error: #b3261e;
-    --billing-pay-color-focus: #1d5bc7;
-    --billing-pay-radius: 0.5rem;
-    --billing-pay-spacing: 1rem;
-    --billing-pay-max-width: 28rem;
-
-    display: block;
-    box-sizing: border-box;
-    max-inline-size: var(--billing-pay-max-width);
-    font-family: var(--billing-pay-font-family);
-    font-size: var(--billing-pay-font-size);
-    line-height: 1.4;
-    overflow-wrap: anywhere;
-    color: var(--billing-pay-color-text);
-    color-scheme: light;
-  }
-
-  /* Dark: by the page's colour scheme unless theme="light", or always with theme="dark". */
-  @media (prefers-color-scheme: dark) {
-    :host(:not([theme='light'])) {
-      --billing-pay-color-text: #e7e9ee;
-      --billing-pay-color-muted: #aab1bd;
-      --billing-pay-color-background: #181b21;
-      --billing-pay-color-field: #20242c;
-      --billing-pay-color-border: #8a93a3;
-      --billing-pay-color-accent: #8db4ff;
-      --billing-pay-color-accent-text: #0b1020;
-      --billing-pay-color-error: #ffb4ab;
-      --billing-pay-color-focus: #8db4ff;
-      color-scheme: dark;
-    }
-  }
-
-  :host([theme='dark']) {
-    --billing-pay-color-text: #e7e9ee;
-    --billing-pay-color-muted: #aab1bd;
-    --billing-pay-color-background: #181b21;
-    --billing-pay-color-field: #20242c;
-    --billing-pay-color-border: #8a93a3;
-    --billing-pay-color-accent: #8db4ff;
-    --billing-pay-color-accent-text: #0b1020;
-    --billing-pay-color-error: #ffb4ab;
-    --billing-pay-color-focus: #8db4ff;
-    color-scheme: dark;
-  }
-
-  :host([hidden]) {
-    display: none;
-  }
-
-  *,
-  *::before,
-  *::after {
-    box-sizing: inherit;
-  }
-
-  form {
-    position: relative;
-    display: grid;
-    gap: var(--billing-pay-spacing);
-    padding: var(--billing-pay-spacing);
-    border-radius: var(--billing-pay-radius);
-    background: var(--billing-pay-color-background);
-  }
-
   fieldset {
     margin: 0;
     padding: 0;
@@ -158,45 +83,7 @@ export default css`
     box-shadow: inset 0 0 0 1px var(--billing-pay-color-error);
   }
 
-  :focus-visible {
-    outline: 3px solid var(--billing-pay-color-focus);
-    outline-offset: 2px;
-  }
-
-  .error,
-  .status.error {
-    margin: 0;
-    color: var(--billing-pay-color-error);
-    font-size: 0.875em;
-  }
-
-  /* An empty live region stays in the accessibility tree (so what it says next is announced), out of the layout. */
-  .status:empty {
-    position: absolute;
-  }
-
-  .status {
-    margin: 0;
-  }
-
   .preset {
     margin: 0;
-  }
-
-  button {
-    min-block-size: 2.75em;
-    padding: 0.6em 1.5em;
-    font: inherit;
-    font-weight: 600;
-    color: var(--billing-pay-color-accent-text);
-    background: var(--billing-pay-color-accent);
-    border: 0;
-    border-radius: var(--billing-pay-radius);
-    cursor: pointer;
-  }
-
-  button:disabled {
-    cursor: progress;
-    opacity: 0.7;
   }
 `;

@@ -3,30 +3,25 @@
  * its types. Import this file (or load `dist/billing-pay.js`) to use the element.
  */
 import { BillingPay } from './billing-pay.component.js';
-import type {
+import { canDefine } from './define.js';
+import type { BillingPayEvents, EventMapOf } from './events.js';
+
+export { BillingPay, type SubmitState } from './billing-pay.component.js';
+export type {
   BillingPayErrorDetail,
+  BillingPayEvents,
   BillingPayReadyDetail,
   BillingPayRedirectDetail,
   BillingPaySubmitDetail,
-} from './emit.js';
-
-export { BillingPay, type SubmitState } from './billing-pay.component.js';
-export type * from './emit.js';
+} from './events.js';
 export { PayError, type PayErrorType } from './relay-client.js';
 
-// Guarded so that importing in Node (server-side rendering) does not throw.
-if (typeof customElements !== 'undefined' && !customElements.get('billing-pay')) {
-  customElements.define('billing-pay', BillingPay);
-}
+if (canDefine('billing-pay')) customElements.define('billing-pay', BillingPay);
 
 declare global {
   interface HTMLElementTagNameMap {
     'billing-pay': BillingPay;
   }
-  interface GlobalEventHandlersEventMap {
-    'billing-pay-ready': CustomEvent<BillingPayReadyDetail>;
-    'billing-pay-submit': CustomEvent<BillingPaySubmitDetail>;
-    'billing-pay-redirect': CustomEvent<BillingPayRedirectDetail>;
-    'billing-pay-error': CustomEvent<BillingPayErrorDetail>;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the events are declared once, in events.ts
+  interface GlobalEventHandlersEventMap extends EventMapOf<BillingPayEvents> {}
 }

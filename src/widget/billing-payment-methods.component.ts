@@ -1,30 +1,17 @@
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { property, state } from 'lit/decorators.js';
-import sharedStyles from './billing-pay.styles.js';
+import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import { BillingElement, toPayError } from './billing-element.js';
+import sharedStyles from './billing-element.styles.js';
 import styles from './billing-payment-methods.styles.js';
-import { emit } from './emit.js';
-import { fill, langTagOf, layerTexts, type Speech, type TextsOption } from './i18n.js';
+import { emit } from './events.js';
+import { fill } from './i18n.js';
+import { LocalizeController } from './localize.js';
 import { PAYMENT_METHODS_SPEECH, type PaymentMethodsSpeech, type PaymentMethodsTexts } from './payment-methods.i18n.js';
-import { PayError } from './relay-client.js';
-import { Readiness, type ReadyState } from './readiness.js';
+import type { PayError } from './relay-client.js';
+import type { ReadyState } from './readiness.js';
 import { disablePaymentMethod, fetchPaymentMethods, type SavedPaymentMethod } from './session-client.js';
 
 /** Where the list is: waiting for its request (or for `relay` and `session`), shown, or failed to load. */
 export type PaymentMethodsState = ReadyState;
-
-export interface BillingPaymentMethodsErrorDetail {
-  /** The relay's error code (`session_invalid`, `not_found`, …) or the widget's own (`network_error`, `timeout`, …). */
-  code: string;
-  /** What the person was told, in the element's language. */
-  message: string;
-}
-
-declare module './emit.js' {
-  interface BillingPayEvents {
-    'billing-payment-methods-change': SavedPaymentMethod[];
-    'billing-payment-methods-error': BillingPaymentMethodsErrorDetail;
-  }
-}
 
 /**
  * The logged-in client's saved payment methods, with a way to switch their autopayment off. The merchant's backend
@@ -74,65 +61,50 @@ declare module './emit.js' {
  * @attr state - Where the element is, reflected from the `state` property for a page and its CSS to read (setting it
  *   does nothing): `loading`, `ready` or `failed`.
  * @attr lang - The language (the standard attribute): `ru` and `en` are built in, any other needs `texts` for it; when
- *   absent, the closest ancestor's or the page's language.
+ *   absent, the closest ancestor's or the page's language (followed as `<html lang>` changes).
  */
-export class BillingPaymentMethods extends LitElement {
+export class BillingPaymentMethods extends BillingElement {
   static override styles = [sharedStyles, styles];
 
-  private readonly readiness = new Readiness(this);
+  /**
+   * The reactive properties, each documented at its field (`static properties`: lighter in the bundle than Lit's
+   * decorators); `attribute: false` marks internal state.
+   */
+  static override properties: PropertyDeclarations = {
+    methods: { attribute: false },
+    confirming: { attribute: false },
+    disabling: { attribute: false },
+    failure: { attribute: false },
+    done: { attribute: false },
+    relay: {},
+    session: {},
+  };
+
+  private readonly localize = new LocalizeController(this, PAYMENT_METHODS_SPEECH);
 
   /** Aborts the request in flight (the list or a disable), when the element is removed for one. */
   private abort?: AbortController;
   /** A request was cut short by removal: the list is read again when the element comes back. */
   private interrupted = false;
 
-  @state() private methods: SavedPaymentMethod[] = [];
+  private methods: SavedPaymentMethod[] = [];
   /** The method whose confirmation step is shown. */
-  @state() private confirming: number | null = null;
+  private confirming: number | null = null;
   /** The method being disabled right now. */
-  @state() private disabling: number | null = null;
+  private disabling: number | null = null;
   /** The last failure, shown in the status region. */
-  @state() private failure: PayError | null = null;
+  private failure: PayError | null = null;
   /** What the last disable did, for the live region: the method's name. */
-  @state() private done = '';
+  private done = '';
 
   /** Base URL of the relay: the element reads `{relay}/payment-methods` and disables through it. */
-  @property() relay = '';
+  relay = '';
 
   /**
    * The client session the merchant's backend signed for the logged-in client (sent as
    * `Authorization: Bearer <session>`). Until `relay` and `session` are both set, the element shows the loading state.
    */
-  @property() session = '';
-
-  /**
-   * Texts that replace the built-in ones, for every language (`{methods: {disable: 'Stop autopayment'}}`) or per
-   * language tag (`{ru: {methods: {…}}, de: {methods: {…}, labels: {…}}}`): a tag that is not built in becomes a
-   * language of its own, on top of English. Keys: `methods` (those of `PAYMENT_METHODS_TEXTS.en`) and the label
-   * `system_name` of `<billing-pay>`; the same object may be given to both
-   * elements. As an attribute: JSON.
-   */
-  @property({ type: Object }) texts: TextsOption | null = null;
-
-  /** The colour scheme: `auto` follows the page's `prefers-color-scheme`; `light` or `dark` forces one. */
-  @property({ reflect: true }) theme: 'light' | 'dark' | 'auto' = 'auto';
-
-  /**
-   * Where the list is: `loading` (or waiting for `relay` and `session`), `ready` (shown, perhaps empty) or `failed` to
-   * load. Read-only; reflected to the `state` attribute.
-   */
-  get state(): PaymentMethodsState {
-    return this.readiness.value;
-  }
-
-  static override get observedAttributes(): string[] {
-    return [...super.observedAttributes, 'lang'];
-  }
-
-  override attributeChangedCallback(name: string, old: string | null, value: string | null): void {
-    super.attributeChangedCallback(name, old, value);
-    if (name === 'lang' && old !== value) this.requestUpdate();
-  }
+  session = '';
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -203,7 +175,7 @@ export class BillingPaymentMethods extends LitElement {
     try {
       this.methods = await disablePaymentMethod(this.relay, this.session, id, controller.signal);
       this.confirming = this.disabling = null;
-      this.done = this.titleOf(method, this.speech().t.methods);
+      this.done = this.titleOf(method, this.localize.speech().t.methods);
       emit(this, 'billing-payment-methods-change', this.methods);
       // The focus goes where the disabled method was: the next method's button, else the last one's, else the status.
       await this.updateComplete;
@@ -229,11 +201,10 @@ export class BillingPaymentMethods extends LitElement {
 
   /** Shows a failure and tells the page; an expired session replaces the list, as nothing else can work. */
   private fail(error: unknown, fallback: 'error_load' | 'error_disable'): void {
-    const failure = error instanceof PayError ? error : new PayError('relay', 'internal_error', String(error), { cause: error });
-    this.failure = failure;
+    const failure = (this.failure = toPayError(error));
     const expired = failure.code === 'session_invalid';
     if (expired || fallback === 'error_load') this.readiness.set('failed');
-    emit(this, 'billing-payment-methods-error', { code: failure.code, message: this.failureText(this.speech().t, fallback) });
+    emit(this, 'billing-payment-methods-error', { code: failure.code, message: this.failureText(this.localize.speech().t, fallback) });
     if (expired) void this.focusLater('.status');
   }
 
@@ -247,16 +218,6 @@ export class BillingPaymentMethods extends LitElement {
     if (code === 'network_error') return t.error_network;
     if (code === 'not_found' && fallback === 'error_disable') return t.error_gone;
     return t[fallback];
-  }
-
-  /** The texts and locale in effect: the language of the element or the page, with the page's `texts`. */
-  private speech(): Speech<PaymentMethodsSpeech> {
-    return layerTexts(langTagOf(this), this.texts, PAYMENT_METHODS_SPEECH);
-  }
-
-  private async focusLater(selector: string): Promise<void> {
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>(selector)?.focus();
   }
 
   private statusElement(): HTMLElement | null {
@@ -338,7 +299,7 @@ export class BillingPaymentMethods extends LitElement {
   }
 
   override render(): TemplateResult {
-    const { locale, t: speech } = this.speech();
+    const { locale, t: speech } = this.localize.speech();
     const t = speech.methods;
     const failed = this.failure !== null;
     const list = this.state === 'ready' && this.methods.length;

@@ -1,19 +1,10 @@
 import { css } from 'lit';
 
 /**
- * What `<billing-payment-methods>` adds to the shared `billing-pay.styles.ts` (which declares every
- * `--billing-pay-*` custom property, the host, buttons, focus ring and status): the panel and the list.
+ * What `<billing-payment-methods>` adds to `billing-element.styles.ts` (which declares every `--billing-pay-*`
+ * custom property, the host, the panel, buttons, the focus ring and the status): the list and its confirmations.
  */
 export default css`
-  .panel {
-    position: relative;
-    display: grid;
-    gap: var(--billing-pay-spacing);
-    padding: var(--billing-pay-spacing);
-    border-radius: var(--billing-pay-radius);
-    background: var(--billing-pay-color-background);
-  }
-
   ul {
     display: grid;
     gap: var(--billing-pay-spacing);

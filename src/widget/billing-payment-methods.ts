@@ -2,27 +2,20 @@
  * The `<billing-payment-methods>` element: registers the tag (unless the page already has one) and re-exports the
  * class and its types. Import this file (or load `dist/billing-pay-account.js`, which holds both elements) to use it.
  */
-import { BillingPaymentMethods, type BillingPaymentMethodsErrorDetail } from './billing-payment-methods.component.js';
-import type { SavedPaymentMethod } from './session-client.js';
+import { BillingPaymentMethods } from './billing-payment-methods.component.js';
+import { canDefine } from './define.js';
+import type { BillingPaymentMethodsEvents, EventMapOf } from './events.js';
 
-export {
-  BillingPaymentMethods,
-  type BillingPaymentMethodsErrorDetail,
-  type PaymentMethodsState,
-} from './billing-payment-methods.component.js';
+export { BillingPaymentMethods, type PaymentMethodsState } from './billing-payment-methods.component.js';
+export type { BillingPaymentMethodsErrorDetail, BillingPaymentMethodsEvents } from './events.js';
 export type { SavedPaymentMethod } from './session-client.js';
 
-// Guarded so that importing in Node (server-side rendering) does not throw.
-if (typeof customElements !== 'undefined' && !customElements.get('billing-payment-methods')) {
-  customElements.define('billing-payment-methods', BillingPaymentMethods);
-}
+if (canDefine('billing-payment-methods')) customElements.define('billing-payment-methods', BillingPaymentMethods);
 
 declare global {
   interface HTMLElementTagNameMap {
     'billing-payment-methods': BillingPaymentMethods;
   }
-  interface GlobalEventHandlersEventMap {
-    'billing-payment-methods-change': CustomEvent<SavedPaymentMethod[]>;
-    'billing-payment-methods-error': CustomEvent<BillingPaymentMethodsErrorDetail>;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the events are declared once, in events.ts
+  interface GlobalEventHandlersEventMap extends EventMapOf<BillingPaymentMethodsEvents> {}
 }

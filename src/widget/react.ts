@@ -12,30 +12,27 @@
  */
 import { createComponent, type EventName } from '@lit/react';
 import * as React from 'react';
-import {
-  BillingPay as BillingPayElement,
-  type BillingPayErrorDetail,
-  type BillingPayReadyDetail,
-  type BillingPayRedirectDetail,
-  type BillingPaySubmitDetail,
-} from './billing-pay.js';
-import {
-  BillingPaymentMethods as BillingPaymentMethodsElement,
-  type BillingPaymentMethodsErrorDetail,
-  type SavedPaymentMethod,
-} from './billing-payment-methods.js';
+import { BillingPay as BillingPayElement } from './billing-pay.js';
+import { BillingPaymentMethods as BillingPaymentMethodsElement } from './billing-payment-methods.js';
+import { PAY_EVENTS, PAYMENT_METHODS_EVENTS } from './events.js';
+
+/** `billing-pay-ready` → `BillingPayReady`. */
+type Pascal<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Capitalize<Head>}${Pascal<Tail>}` : Capitalize<S>;
+
+/** The `on…` props of an element's events (`onBillingPayReady: 'billing-pay-ready'`), from events.ts. */
+type EventProps<E> = { [K in keyof E & string as `on${Pascal<K>}`]: EventName<CustomEvent<E[K]>> };
+
+function eventProps<E extends object>(events: E): EventProps<E> {
+  const pascal = (name: string) => name.replace(/(?:^|-)(\w)/g, (_, letter: string) => letter.toUpperCase());
+  return Object.fromEntries(Object.keys(events).map((name) => [`on${pascal(name)}`, name])) as EventProps<E>;
+}
 
 /** `<billing-pay>` as a React component. */
 export const BillingPay = createComponent({
   tagName: 'billing-pay',
   elementClass: BillingPayElement,
   react: React,
-  events: {
-    onBillingPayReady: 'billing-pay-ready' as EventName<CustomEvent<BillingPayReadyDetail>>,
-    onBillingPaySubmit: 'billing-pay-submit' as EventName<CustomEvent<BillingPaySubmitDetail>>,
-    onBillingPayRedirect: 'billing-pay-redirect' as EventName<CustomEvent<BillingPayRedirectDetail>>,
-    onBillingPayError: 'billing-pay-error' as EventName<CustomEvent<BillingPayErrorDetail>>,
-  },
+  events: eventProps(PAY_EVENTS),
   displayName: 'BillingPay',
 });
 
@@ -44,9 +41,6 @@ export const BillingPaymentMethods = createComponent({
   tagName: 'billing-payment-methods',
   elementClass: BillingPaymentMethodsElement,
   react: React,
-  events: {
-    onBillingPaymentMethodsChange: 'billing-payment-methods-change' as EventName<CustomEvent<SavedPaymentMethod[]>>,
-    onBillingPaymentMethodsError: 'billing-payment-methods-error' as EventName<CustomEvent<BillingPaymentMethodsErrorDetail>>,
-  },
+  events: eventProps(PAYMENT_METHODS_EVENTS),
   displayName: 'BillingPaymentMethods',
 });

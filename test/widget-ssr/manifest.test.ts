@@ -61,8 +61,9 @@ describe('custom-elements.json', { skip }, () => {
     {
       tag: 'billing-pay',
       load: async () => (await import('../../src/widget/billing-pay.js')).BillingPay,
-      component: 'billing-pay.component.ts',
-      styles: 'billing-pay.styles.ts',
+      // The element's templates and styles, with those it shares with the other element.
+      component: ['billing-pay.component.ts', 'billing-pay-fields.ts'],
+      styles: ['billing-element.styles.ts', 'billing-pay.styles.ts'],
       attributes: ['relay', 'amount-fixed', 'return-url', 'email', 'phone', 'label-b', 'allow-link-only', 'texts', 'theme', 'lang'],
       events: ['billing-pay-ready', 'billing-pay-submit', 'billing-pay-redirect', 'billing-pay-error'],
       parts: ['form', 'input', 'button', 'status', 'radio'],
@@ -71,8 +72,8 @@ describe('custom-elements.json', { skip }, () => {
     {
       tag: 'billing-payment-methods',
       load: async () => (await import('../../src/widget/billing-payment-methods.js')).BillingPaymentMethods,
-      component: 'billing-payment-methods.component.ts',
-      styles: 'billing-payment-methods.styles.ts',
+      component: ['billing-payment-methods.component.ts'],
+      styles: ['billing-payment-methods.styles.ts'],
       attributes: ['relay', 'session', 'texts', 'theme', 'lang'],
       events: ['billing-payment-methods-change', 'billing-payment-methods-error'],
       parts: ['base', 'list', 'disable', 'confirm-button', 'status'],
@@ -105,7 +106,7 @@ describe('custom-elements.json', { skip }, () => {
         const { declaration } = element(c.tag);
         const declared = names(declaration.cssParts);
         for (const name of c.parts) assert.ok(declared.includes(name), `part ${name}; declared: ${declared.join(', ')}`);
-        const used = partsUsed(c.component);
+        const used = [...new Set(c.component.flatMap(partsUsed))];
         assert.ok(used.length >= c.parts.length, `parts found in ${c.component}: ${used.join(', ')}`);
         assert.deepEqual(used.filter((name) => !declared.includes(name)), [], `parts used in ${c.component} but not declared`);
         expectDescribed(c.tag, 'CSS parts', declaration.cssParts);
@@ -115,7 +116,7 @@ describe('custom-elements.json', { skip }, () => {
         const { declaration } = element(c.tag);
         const declared = names(declaration.cssProperties);
         for (const name of c.properties) assert.ok(declared.includes(name), `property ${name}; declared: ${declared.join(', ')}`);
-        const read = propertiesIn(c.styles);
+        const read = [...new Set(c.styles.flatMap(propertiesIn))];
         assert.ok(read.length >= 4, `properties found in ${c.styles}: ${read.join(', ')}`);
         assert.deepEqual(read.filter((name) => !declared.includes(name)), [], `properties in ${c.styles} but not declared`);
         expectDescribed(c.tag, 'CSS properties', declaration.cssProperties);

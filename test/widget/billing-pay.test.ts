@@ -360,6 +360,21 @@ describe('<billing-pay>', () => {
       expect(post.url).to.equal(`${RELAY}/payments`);
       expect(post.headers.get('Content-Type')).to.equal('application/json');
     });
+
+    it('sends nothing when a billing-pay-submit listener cancels it, and the form stays usable', async () => {
+      const el = await widget();
+      await fillIn(el);
+      el.addEventListener('billing-pay-submit', (e) => e.preventDefault(), { once: true });
+      const submit = oneEvent(el, 'billing-pay-submit');
+      await pay(el);
+      expect((await submit).defaultPrevented).to.equal(true);
+      await el.updateComplete;
+      expect(relay.payments()).to.have.length(0);
+      expect(payButton(el).disabled).to.equal(false);
+      expect(status(el)).to.equal('');
+      await pay(el);
+      await waitUntil(() => relay.payments().length === 1, 'the next Pay sent nothing');
+    });
   });
 
   describe('validation', () => {

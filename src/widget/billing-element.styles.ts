@@ -1,0 +1,117 @@
+import { css } from 'lit';
+
+/** The dark scheme's values, written once for the two rules that turn it on. */
+const dark = css`
+    --billing-pay-color-text: #e7e9ee;
+    --billing-pay-color-muted: #aab1bd;
+    --billing-pay-color-background: #181b21;
+    --billing-pay-color-field: #20242c;
+    --billing-pay-color-border: #8a93a3;
+    --billing-pay-color-accent: #8db4ff;
+    --billing-pay-color-accent-text: #0b1020;
+    --billing-pay-color-error: #ffb4ab;
+    --billing-pay-color-focus: #8db4ff;
+    color-scheme: dark;
+`;
+
+/**
+ * The styles both elements share: the host with every `--billing-pay-*` custom property and its default, the dark
+ * scheme, the panel, buttons, the focus ring and the status line. Each element adds its own (`*.styles.ts`).
+ */
+export default css`
+  :host {
+    /* initial: unset, so the page's font is inherited */
+    --billing-pay-font-family: initial;
+    --billing-pay-font-size: 1em;
+    --billing-pay-color-text: #1b1f27;
+    --billing-pay-color-muted: #535b69;
+    --billing-pay-color-background: #ffffff;
+    --billing-pay-color-field: #ffffff;
+    --billing-pay-color-border: #767f8e;
+    --billing-pay-color-accent: #1d5bc7;
+    --billing-pay-color-accent-text: #ffffff;
+    --billing-pay-color-error: #b3261e;
+    --billing-pay-color-focus: #1d5bc7;
+    --billing-pay-radius: 0.5rem;
+    --billing-pay-spacing: 1rem;
+    --billing-pay-max-width: 28rem;
+
+    display: block;
+    box-sizing: border-box;
+    max-inline-size: var(--billing-pay-max-width);
+    font-family: var(--billing-pay-font-family);
+    font-size: var(--billing-pay-font-size);
+    line-height: 1.4;
+    overflow-wrap: anywhere;
+    color: var(--billing-pay-color-text);
+    color-scheme: light;
+  }
+
+  /* Dark: by the page's colour scheme unless theme="light", or always with theme="dark". */
+  @media (prefers-color-scheme: dark) {
+    :host(:not([theme='light'])) {
+      ${dark}
+    }
+  }
+
+  :host([theme='dark']) {
+    ${dark}
+  }
+
+  :host([hidden]) {
+    display: none;
+  }
+
+  *,
+  *::before,
+  *::after {
+    box-sizing: inherit;
+  }
+
+  .panel {
+    position: relative;
+    display: grid;
+    gap: var(--billing-pay-spacing);
+    padding: var(--billing-pay-spacing);
+    border-radius: var(--billing-pay-radius);
+    background: var(--billing-pay-color-background);
+  }
+
+  :focus-visible {
+    outline: 3px solid var(--billing-pay-color-focus);
+    outline-offset: 2px;
+  }
+
+  .error,
+  .status.error {
+    margin: 0;
+    color: var(--billing-pay-color-error);
+    font-size: 0.875em;
+  }
+
+  /* An empty live region stays in the accessibility tree (so what it says next is announced), out of the layout. */
+  .status:empty {
+    position: absolute;
+  }
+
+  .status {
+    margin: 0;
+  }
+
+  button {
+    min-block-size: 2.75em;
+    padding: 0.6em 1.5em;
+    font: inherit;
+    font-weight: 600;
+    color: var(--billing-pay-color-accent-text);
+    background: var(--billing-pay-color-accent);
+    border: 0;
+    border-radius: var(--billing-pay-radius);
+    cursor: pointer;
+  }
+
+  button:disabled {
+    cursor: progress;
+    opacity: 0.7;
+  }
+`;

@@ -1,0 +1,176 @@
+/**
+ * The controls of `<billing-pay>`'s form, drawn from its `FormView` (form-model.ts): payment systems, amount, lookup,
+ * optional texts and the save switches, each with its problem next to it.
+ */
+import { html, nothing, type TemplateResult } from 'lit';
+import { LOOKUP_KEYS } from '../eps/lookup.js';
+import type { SystemId } from '../eps/systems.js';
+import { failureText, fieldLabel, problemText } from './failure-text.js';
+import type { FormView, TextField, ValueKey } from './form-model.js';
+import { PATH_OF, unshownProblems } from './form-model.js';
+import { fill, type Texts } from './i18n.js';
+import type { PayError } from './relay-client.js';
+
+/** What the controls show and whom they tell of a change. */
+export interface FieldsContext {
+  v: FormView;
+  t: Texts;
+  locale: string;
+  problems: Record<string, string>;
+  values: Record<ValueKey, string>;
+  save: boolean;
+  linkOnly: boolean;
+  /** The attributes `label-a`, `label-b`, `label-c` and `currency`. */
+  names: Record<SystemId, string>;
+  currency: string;
+  on: Record<'input' | 'system' | 'kind' | 'save' | 'linkOnly', (e: Event) => void>;
+}
+
+function error(c: FieldsContext, id: string, path: string): TemplateResult | typeof nothing {
+  const problem = c.problems[path];
+  return problem ? html`<p id=${id} class="error" part="error">${problemText(c.t, c.v.kind, path, problem)}</p>` : nothing;
+}
+
+function textField(c: FieldsContext, f: TextField): TemplateResult {
+  const { labels } = c.t;
+  const path = PATH_OF[f.name];
+  const problem = c.problems[path];
+  const id = `f-${f.name}`;
+  let label: string;
+  if (f.name === 'amount') label = c.currency ? fill(labels.amount_currency, { currency: c.currency }) : labels.amount;
+  else if (f.name === 'lookupValue') label = c.t.kinds[LOOKUP_KEYS[c.v.kind]];
+  else label = labels[f.name];
+  return html`<div class="field" part="field">
+    <label for=${id} part="label"
+      >${label}${f.optional ? html` <span class="optional">(${labels.optional})</span>` : nothing}</label
+    >
+    <input
+      id=${id}
+      name=${f.name}
+      part="input"
+      type=${f.type}
+      inputmode=${f.inputmode ?? nothing}
+      autocomplete=${f.autocomplete}
+      maxlength="500"
+      ?readonly=${f.readonly}
+      ?required=${!f.optional}
+      aria-invalid=${problem ? 'true' : 'false'}
+      aria-describedby=${problem ? `${id}-error` : nothing}
+      .value=${c.values[f.name]}
+      @input=${c.on.input}
+    />
+    ${error(c, `${id}-error`, path)}
+  </div>`;
+}
+
+function systems(c: FieldsContext): TemplateResult {
+  const { v, t } = c;
+  const problem = c.problems.system;
+  return html`<fieldset part="systems" aria-describedby=${problem ? 'system-error' : nothing}>
+    <legend part="legend">${t.labels.system}</legend>
+    <div class="options">
+      ${v.systems.map(
+        (s) => html`<span class="check">
+          <input
+            type="radio"
+            part="radio"
+            name="system"
+            id="system-${s.id}"
+            value=${s.id}
+            aria-invalid=${problem ? 'true' : 'false'}
+            .checked=${s.id === v.system?.id}
+            @change=${c.on.system}
+          />
+          <label for="system-${s.id}" part="label"
+            >${t.systems[s.id] || c.names[s.id] || fill(t.labels.system_name, { id: s.id })}</label
+          >
+        </span>`,
+      )}
+    </div>
+    ${error(c, 'system-error', 'system')}
+  </fieldset>`;
+}
+
+/** The preset agreement, or the lookup kind chooser (when there is a choice); its value field is a text field. */
+function lookup(c: FieldsContext): TemplateResult | typeof nothing {
+  const { v, t } = c;
+  if (v.preset) {
+    return html`<p class="preset" part="preset"><span class="label">${t.kinds[LOOKUP_KEYS[v.kind]]}:</span> ${v.preset}</p>`;
+  }
+  if (v.kinds.length < 2) return nothing;
+  const problem = c.problems.agreement_param_id;
+  return html`<div class="field" part="field">
+    <label for="f-kind" part="label">${t.labels.lookup_kind}</label>
+    <select
+      id="f-kind"
+      part="select"
+      aria-invalid=${problem ? 'true' : 'false'}
+      aria-describedby=${problem ? 'f-kind-error' : nothing}
+      @change=${c.on.kind}
+    >
+      ${v.kinds.map((k) => html`<option value=${k} ?selected=${k === v.kind}>${t.kinds[LOOKUP_KEYS[k]]}</option>`)}
+    </select>
+    ${error(c, 'f-kind-error', 'agreement_param_id')}
+  </div>`;
+}
+
+function checkbox(id: string, label: string, checked: boolean, onChange: (e: Event) => void, hint?: string): TemplateResult {
+  return html`<div class="check">
+      <input
+        type="checkbox"
+        part="checkbox"
+        id=${id}
+        aria-describedby=${hint ? `${id}-hint` : nothing}
+        .checked=${checked}
+        @change=${onChange}
+      />
+      <label for=${id} part="label">${label}</label>
+    </div>
+    ${hint ? html`<p id="${id}-hint" class="hint" part="hint">${hint}</p>` : nothing}`;
+}
+
+/** "Save payment method", and under it "Connect autopayments" (always on) and "Only link the card". */
+function save(c: FieldsContext): TemplateResult | typeof nothing {
+  const { v, t } = c;
+  if (!v.canSave) return nothing;
+  const path = v.saveParams.map((f) => `eps_params.${f}`).find((p) => c.problems[p]);
+  return html`<div class="field" part="field">
+    <div class="check">
+      <input
+        type="checkbox"
+        part="checkbox"
+        id="f-save"
+        aria-invalid=${path ? 'true' : 'false'}
+        aria-describedby=${path ? 'f-save-error' : nothing}
+        .checked=${c.save}
+        @change=${c.on.save}
+      />
+      <label for="f-save" part="label">${t.labels.save}</label>
+    </div>
+    ${c.save
+      ? html`<div class="check">
+            <input type="checkbox" part="checkbox" id="f-autopay" checked disabled aria-describedby="f-autopay-hint" />
+            <label for="f-autopay" part="label">${t.labels.autopay}</label>
+          </div>
+          <p id="f-autopay-hint" class="hint" part="hint">${t.labels.autopay_hint}</p>
+          ${v.linkOnly ? checkbox('f-link-only', t.labels.link_only, c.linkOnly, c.on.linkOnly, t.labels.link_only_hint) : nothing}`
+      : nothing}
+    ${path ? error(c, 'f-save-error', path) : nothing}
+  </div>`;
+}
+
+/** Every control of the form, in the order of `FormView.fields`. */
+export function formFields(c: FieldsContext): TemplateResult {
+  const [amount, ...rest] = c.v.textFields;
+  const lookupValue = rest[0]?.name === 'lookupValue' ? rest.shift() : undefined;
+  return html`${systems(c)} ${textField(c, amount!)} ${lookup(c)} ${lookupValue ? textField(c, lookupValue) : nothing}
+  ${rest.map((f) => textField(c, f))} ${save(c)}`;
+}
+
+/** A failure in words, with the problems no control shows (a return address, a preset agreement…). */
+export function failureWithProblems(c: Pick<FieldsContext, 'v' | 't' | 'locale' | 'problems'>, failure: PayError): string {
+  const unshown = unshownProblems(c.v, c.problems).map(
+    ([path, p]) => `${fieldLabel(c.t, c.v.kind, path)}: ${problemText(c.t, c.v.kind, path, p)}`,
+  );
+  return [failureText(c.t, c.locale, failure, c.v.systems.length > 1), ...unshown].join(' ');
+}

@@ -1,0 +1,180 @@
+/**
+ * The payment form as data, with no DOM: from the relay's `/config`, the element's attributes and what the person
+ * entered, what the form shows (systems, lookup kinds, fields in order, the save / autopay / link-only switches) and,
+ * on Pay, which problems it has, in the order of the fields (the first one gets the focus) — or the request to send.
+ */
+import { toMinorUnits } from '../eps/amount.js';
+import { checkRequest } from '../eps/check.js';
+import { isLookupKind, LOOKUP_INPUTS, SESSION_LOOKUP_KIND, type LookupKind } from '../eps/lookup.js';
+import type { PaymentRequest } from '../eps/request.js';
+import { SYSTEMS, type SystemId } from '../eps/systems.js';
+import { parseAmountInput } from './amount-input.js';
+import type { RelayConfig, RelaySystem } from './relay-client.js';
+import { buildPaymentRequest, takes, TEXT_PARAMS, type TextParam } from './request.js';
+
+/** The text fields a person types into. */
+export type ValueKey = 'amount' | 'lookupValue' | TextParam;
+
+export const NO_VALUES: Readonly<Record<ValueKey, string>> = { amount: '', lookupValue: '', email: '', phone: '', name: '', comment: '' };
+
+/** Everything the form depends on: the attributes, the relay's answers and the person's entries. */
+export interface FormInput {
+  config: RelayConfig | null;
+  /** The attributes `systems`, `lookup`, `agreement`, `amount`, `amount-fixed`, `allow-link-only`. */
+  systems: string;
+  lookup: string;
+  agreement: string;
+  amount: string;
+  amountFixed: boolean;
+  allowLinkOnly: boolean;
+  /** The agreement the client session names, once loaded. */
+  sessionAgreement: string;
+  chosenSystem: SystemId | null;
+  chosenKind: number | null;
+  values: Record<ValueKey, string>;
+  save: boolean;
+  linkOnly: boolean;
+}
+
+/** One text field: its value, the request path it fills and how the browser should ask for it. */
+export interface TextField {
+  name: ValueKey;
+  type: string;
+  inputmode?: string;
+  autocomplete: string;
+  optional?: boolean;
+  readonly?: boolean;
+}
+
+/** A control of the form, in the order shown: its element id and the request paths whose problems it shows. */
+export interface Field {
+  id: string;
+  paths: string[];
+}
+
+/** What the form shows. */
+export interface FormView {
+  systems: RelaySystem[];
+  system: RelaySystem | undefined;
+  kinds: LookupKind[];
+  kind: LookupKind;
+  /** The agreement the client does not type: the merchant's preset, else the session's. */
+  preset: string;
+  /** The amount, the lookup value (unless preset) and the optional texts the system takes, in order. */
+  textFields: TextField[];
+  /** "Save payment method" is offered (it connects autopayments). */
+  canSave: boolean;
+  /** "Only link the card" is offered (under a saved method). */
+  linkOnly: boolean;
+  /** The request parameters the save switches set. */
+  saveParams: string[];
+  /** Every control, in order; none until a system is on offer. */
+  fields: Field[];
+}
+
+/** Which request path each text field fills. */
+export const PATH_OF: Record<ValueKey, string> = {
+  amount: 'amount',
+  lookupValue: 'agreement_param_value',
+  email: 'eps_params.email',
+  phone: 'eps_params.phone',
+  name: 'eps_params.name',
+  comment: 'eps_params.comment',
+};
+
+const PARAM_INPUTS: Record<TextParam, Pick<TextField, 'type' | 'autocomplete'>> = {
+  email: { type: 'email', autocomplete: 'email' },
+  phone: { type: 'tel', autocomplete: 'tel' },
+  name: { type: 'text', autocomplete: 'name' },
+  comment: { type: 'text', autocomplete: 'off' },
+};
+
+const list = (text: string) => text.split(/[\s,]+/).filter(Boolean);
+
+export function formView(input: FormInput): FormView {
+  const offered = input.config?.systems ?? [];
+  const wanted = list(input.systems.toUpperCase());
+  const systems = wanted.length ? [...new Set(wanted)].flatMap((id) => offered.filter((s) => s.id === id)) : offered;
+  const system = systems.find((s) => s.id === input.chosenSystem) ?? systems[0];
+  const preset = input.agreement || input.sessionAgreement;
+  // A session's agreement is found by its own kind, unless the merchant presets one of their own.
+  const lookup = input.agreement || !input.sessionAgreement ? list(input.lookup).map(Number) : [SESSION_LOOKUP_KIND];
+  const listed = lookup.filter(isLookupKind);
+  const kinds = listed.length ? [...new Set(listed)] : ([5] as LookupKind[]);
+  const kind = preset ? kinds[0]! : (kinds.find((k) => k === input.chosenKind) ?? kinds[0]!);
+  const spec = system && SYSTEMS[system.id];
+  const canSave = Boolean(system?.canSave && spec?.autopay);
+  const linkOnly = canSave && input.allowLinkOnly && Boolean(system?.linkOnly && spec?.linkOnly);
+  const saveParams = canSave ? Object.keys({ ...spec!.autopay, ...spec!.linkOnly }) : [];
+
+  const textFields: TextField[] = system
+    ? [
+        { name: 'amount', type: 'text', inputmode: 'decimal', autocomplete: 'transaction-amount', readonly: input.amountFixed && Boolean(input.amount) },
+        ...(preset ? [] : [{ name: 'lookupValue' as const, type: 'text', autocomplete: 'off', ...LOOKUP_INPUTS[kind] }]),
+        ...TEXT_PARAMS.filter((name) => takes(system.id, name)).map((name) => ({ name, optional: true, ...PARAM_INPUTS[name] })),
+      ]
+    : [];
+  const byName = (name: ValueKey): Field => ({ id: `f-${name}`, paths: [PATH_OF[name]] });
+  const fields: Field[] = system
+    ? [
+        { id: `system-${systems[0]!.id}`, paths: ['system'] },
+        byName('amount'),
+        ...(kinds.length > 1 && !preset ? [{ id: 'f-kind', paths: ['agreement_param_id'] }] : []),
+        ...textFields.slice(1).map((f) => byName(f.name)),
+        ...(canSave ? [{ id: 'f-save', paths: saveParams.map((p) => `eps_params.${p}`) }] : []),
+      ]
+    : [];
+  return { systems, system, kinds, kind, preset, textFields, canSave, linkOnly, saveParams, fields };
+}
+
+export type FormCheck = { ok: true; request: PaymentRequest } | { ok: false; problems: Record<string, string> };
+
+/**
+ * The form as a request, or its problems (path → problem key) in the order of the fields, then those no field shows.
+ * The amount is read in the locale's number format; the request check runs on what was read.
+ */
+export function checkForm(v: FormView, input: FormInput, o: { locale: string; returnUrl: string }): FormCheck {
+  const config = input.config!;
+  const amount = parseAmountInput(input.values.amount, o.locale);
+  const request = buildPaymentRequest(
+    {
+      ...input.values,
+      system: v.system!.id,
+      // An amount the locale could not read is not checked again: the largest one allowed stands in for it, so the
+      // request check speaks only of the rest of the form.
+      amount: amount.ok ? amount.amount : config.maxAmount,
+      lookupKind: v.kind,
+      lookupValue: v.preset || input.values.lookupValue,
+      save: input.save,
+      linkOnly: input.linkOnly,
+      returnUrl: o.returnUrl,
+    },
+    v,
+  );
+  const checked = checkRequest(request, {
+    maxAmount: toMinorUnits(config.maxAmount) ?? BigInt(Number.MAX_SAFE_INTEGER),
+    systems: v.systems.map((s) => s.id),
+    lookups: config.lookups,
+  });
+  const found: Record<string, string> = amount.ok ? {} : { amount: amount.problem };
+  if (!checked.ok) for (const [path, problem] of Object.entries(checked.fields)) found[path] ??= problem;
+  if (!Object.keys(found).length) return { ok: true, request };
+  return { ok: false, problems: inFieldOrder(v, found) };
+}
+
+/** Problems in the order of the fields that show them, then the rest. */
+export function inFieldOrder(v: FormView, problems: Record<string, string>): Record<string, string> {
+  const paths = [...v.fields.flatMap((f) => f.paths), ...Object.keys(problems)];
+  return Object.fromEntries(paths.filter((p) => problems[p]).map((p) => [p, problems[p]!]));
+}
+
+/** The problems no control of the form shows (a return address, a preset agreement…): the status line says them. */
+export function unshownProblems(v: FormView, problems: Record<string, string>): [path: string, problem: string][] {
+  const shown = new Set(v.fields.flatMap((f) => f.paths));
+  return Object.entries(problems).filter(([path]) => !shown.has(path));
+}
+
+/** The id of the first control with a problem, where the focus goes. */
+export function firstProblemField(v: FormView, problems: Record<string, string>): string | undefined {
+  return v.fields.find((f) => f.paths.some((p) => problems[p]))?.id;
+}

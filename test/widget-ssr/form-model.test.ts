@@ -1,0 +1,122 @@
+/**
+ * The payment form as data (src/widget/form-model.ts), with no DOM: what `<billing-pay>` shows for its attributes and
+ * the relay's `/config`, and which problems a press of Pay finds, in the order of the fields.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkForm, firstProblemField, formView, NO_VALUES, unshownProblems, type FormInput } from '../../src/widget/form-model.js';
+
+const CONFIG = {
+  systems: [
+    { id: 'A' as const, canSave: true, linkOnly: true },
+    { id: 'B' as const, canSave: true, linkOnly: false },
+    { id: 'C' as const, canSave: false, linkOnly: false },
+  ],
+  lookups: [1, 4, 5, 6, 7, 8, 10, 11, 14, 15],
+  maxAmount: '100000.00',
+};
+
+const input = (over: Partial<FormInput> = {}): FormInput => ({
+  config: CONFIG,
+  systems: '',
+  lookup: '5',
+  agreement: '',
+  amount: '',
+  amountFixed: false,
+  allowLinkOnly: false,
+  sessionAgreement: '',
+  chosenSystem: null,
+  chosenKind: null,
+  values: { ...NO_VALUES },
+  save: false,
+  linkOnly: false,
+  ...over,
+});
+const OPTIONS = { locale: 'en', returnUrl: 'https://shop.example/back' };
+
+describe('formView', () => {
+  it('offers what the relay offers, in the order of the systems attribute, and nothing before /config', () => {
+    assert.deepEqual(formView(input({ config: null })).fields, []);
+    assert.deepEqual(formView(input({ systems: 'c a x' })).systems.map((s) => s.id), ['C', 'A']);
+    assert.equal(formView(input({ systems: 'c a', chosenSystem: 'A' })).system?.id, 'A');
+  });
+
+  it('lists the fields in the order shown, with the request paths each shows', () => {
+    const v = formView(input({ lookup: '5 7' }));
+    assert.deepEqual(
+      v.fields.map((f) => f.id),
+      ['system-A', 'f-amount', 'f-kind', 'f-lookupValue', 'f-email', 'f-phone', 'f-comment', 'f-save'],
+    );
+    assert.deepEqual(v.fields.at(-1)!.paths, [
+      'eps_params.save_payment_method',
+      'eps_params.enable_autopayments',
+      'eps_params.preferred_method',
+      'eps_params.cancel_payment',
+    ]);
+    // System C takes no save switch; one lookup kind needs no chooser.
+    assert.deepEqual(
+      formView(input({ chosenSystem: 'C' })).fields.map((f) => f.id).filter((id) => /kind|save/.test(id)),
+      [],
+    );
+  });
+
+  it('asks for each lookup kind with its keyboard and autofill (from eps/lookup.ts)', () => {
+    const lookupField = (kind: number) => formView(input({ lookup: String(kind) })).textFields.find((f) => f.name === 'lookupValue');
+    assert.deepEqual(lookupField(7), { name: 'lookupValue', type: 'email', autocomplete: 'email' });
+    assert.deepEqual(lookupField(15), { name: 'lookupValue', type: 'text', autocomplete: 'off', inputmode: 'numeric' });
+    assert.deepEqual(lookupField(1), { name: 'lookupValue', type: 'text', autocomplete: 'username' });
+    assert.deepEqual(lookupField(5), { name: 'lookupValue', type: 'text', autocomplete: 'off' });
+  });
+
+  it('a session presets its agreement, found by its ID (kind 11), unless the merchant presets one', () => {
+    const session = formView(input({ lookup: '5 7', sessionAgreement: '77' }));
+    assert.deepEqual([session.kinds, session.kind, session.preset], [[11], 11, '77']);
+    assert.equal(session.textFields.some((f) => f.name === 'lookupValue'), false);
+    const merchant = formView(input({ lookup: '5 7', agreement: 'AG-1', sessionAgreement: '77' }));
+    assert.deepEqual([merchant.kind, merchant.preset], [5, 'AG-1']);
+  });
+
+  it('offers link-only only with allow-link-only, on a system that can, and a fixed amount is read-only', () => {
+    assert.equal(formView(input()).linkOnly, false);
+    assert.equal(formView(input({ allowLinkOnly: true })).linkOnly, true);
+    assert.equal(formView(input({ allowLinkOnly: true, chosenSystem: 'B' })).linkOnly, false);
+    assert.equal(formView(input({ amount: '10', amountFixed: true })).textFields[0]!.readonly, true);
+  });
+});
+
+describe('checkForm', () => {
+  it('a valid form is the request to send', () => {
+    const entered = input({ values: { ...NO_VALUES, amount: '1,500.5', lookupValue: ' AG-1001 ' } });
+    const checked = checkForm(formView(entered), entered, OPTIONS);
+    assert.ok(checked.ok);
+    assert.equal(checked.request.amount, '1500.50');
+    assert.equal(checked.request.agreement_param_value, 'AG-1001');
+  });
+
+  it('problems come in the order of the fields, the amount read in the locale, the first one focused', () => {
+    const entered = input({ values: { ...NO_VALUES, amount: '15,5', email: 'not-an-address' } });
+    const v = formView(entered);
+    const checked = checkForm(v, entered, OPTIONS);
+    assert.ok(!checked.ok);
+    // English reads a comma as a group mark: "15,5" is no amount (its reason, not the request check's).
+    assert.deepEqual(Object.entries(checked.problems), [
+      ['amount', 'amount_format'],
+      ['agreement_param_value', 'required'],
+      ['eps_params.email', 'email'],
+    ]);
+    assert.equal(firstProblemField(v, checked.problems), 'f-amount');
+    assert.equal(firstProblemField(v, { 'eps_params.email': 'email' }), 'f-email');
+  });
+
+  it('a problem no control shows is left for the status line', () => {
+    const entered = input({ agreement: 'AG 1 !!', values: { ...NO_VALUES, amount: '10' } });
+    const v = formView(entered);
+    const checked = checkForm(v, entered, { ...OPTIONS, returnUrl: 'javascript:alert(1)' });
+    assert.ok(!checked.ok);
+    assert.deepEqual(
+      unshownProblems(v, checked.problems).map(([path]) => path),
+      ['agreement_param_value', 'eps_params.confirmation_return_url'],
+    );
+    assert.equal(firstProblemField(v, checked.problems), undefined);
+  });
+});
