@@ -74,7 +74,8 @@ import type * as z from 'zod';
 import { amountProblem, formatMinorUnits, toMinorUnits } from '../eps/amount.js';
 import { LOOKUP_KINDS, isLookupKind } from '../eps/lookup.js';
 import { problemText } from '../eps/messages.js';
-import { BILLING_POLICY, SYSTEM_IDS, SYSTEMS, readBooleans, systemParamsSchema, type SystemId } from '../eps/systems.js';
+import { BILLING_POLICY, paramProblems, readBooleans, readEpsParams } from '../eps/params.js';
+import { SYSTEM_IDS, SYSTEMS, type SystemId } from '../eps/systems.js';
 import { mountAdmin } from './admin.js';
 import { basicMatches, bearerAuth, controlAuth, TokenBook } from './auth.js';
 import { Autopayments } from './autopayments.js';
@@ -334,22 +335,13 @@ export function createSandboxApp(options: SandboxAppOptions = {}, state: Sandbox
     const kind = input.agreement_param_id;
     if (!isLookupKind(kind)) throw badRequest(`agreement_param_id: ${kind} is not one of ${LOOKUP_KINDS.join(', ')}`);
 
-    const names = new Set<string>();
-    for (const { name } of input.eps_params) {
-      if (names.has(name)) throw badRequest(`eps_params.${name}: ${problemText('duplicate_param')} (duplicate_param)`);
-      names.add(name);
-    }
-    // Object.fromEntries defines own properties, so a parameter named `__proto__` stays an (unknown) parameter.
+    const read = readEpsParams(input.eps_params);
+    const duplicate = read.duplicates[0];
+    if (duplicate !== undefined) throw badRequest(`eps_params.${duplicate}: ${problemText('duplicate_param')} (duplicate_param)`);
     // The sandbox plays the billing's rules, looser than this product's (saving without autopayment, "true" as text).
-    const params = readBooleans(system, Object.fromEntries(input.eps_params.map(({ name, value }) => [name, value])), BILLING_POLICY);
-    const paramCheck = systemParamsSchema(system, BILLING_POLICY).safeParse(params);
-    if (!paramCheck.success) {
-      const problems = paramCheck.error.issues.flatMap((issue) => {
-        const names = issue.code === 'unrecognized_keys' ? issue.keys : [String(issue.path[0] ?? '')];
-        return names.map((name) => `eps_params.${name}: ${problemText(issue.message)} (${issue.message})`);
-      });
-      throw badRequest(problems.join(' '));
-    }
+    const params = readBooleans(system, read.params, BILLING_POLICY);
+    const problems = [...paramProblems(system, params, BILLING_POLICY)];
+    if (problems.length) throw badRequest(problems.map(([name, problem]) => `eps_params.${name}: ${problemText(problem)} (${problem})`).join(' '));
 
     const agreement = store.findAgreement(kind, input.agreement_param_value);
     if (!agreement) throw notFound('agreement not found');
