@@ -9,7 +9,9 @@ import { failureText, fieldLabel, problemText } from './failure-text.js';
 import type { FormView, TextField, ValueKey } from './form-model.js';
 import { PATH_OF, unshownProblems } from './form-model.js';
 import { fill, type Texts } from './i18n.js';
+import type { ReadyState } from './readiness.js';
 import type { PayError } from './relay-client.js';
+import type { SubmitState } from './payment-sender.js';
 
 /** What the controls show and whom they tell of a change. */
 export interface FieldsContext {
@@ -167,8 +169,15 @@ export function formFields(c: FieldsContext): TemplateResult {
   ${rest.map((f) => textField(c, f))} ${save(c)}`;
 }
 
-/** A failure in words, with the problems no control shows (a return address, a preset agreement…). */
-export function failureWithProblems(c: Pick<FieldsContext, 'v' | 't' | 'locale' | 'problems'>, failure: PayError): string {
+/** The text of the live region: progress, or what went wrong with the problems no control shows (a return address…). */
+export function statusText(c: FieldsContext, state: ReadyState, submit: SubmitState, failure: PayError | null): string {
+  const { labels } = c.t;
+  if (state === 'loading') return labels.loading;
+  if (state === 'failed') return labels.error_config;
+  if (!c.v.systems.length) return labels.no_systems;
+  if (submit === 'sending') return labels.sending;
+  if (submit === 'redirecting') return labels.redirecting;
+  if (submit !== 'error' || !failure) return '';
   const unshown = unshownProblems(c.v, c.problems).map(
     ([path, p]) => `${fieldLabel(c.t, c.v.kind, path)}: ${problemText(c.t, c.v.kind, path, p)}`,
   );

@@ -1,31 +1,23 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { canonicalAmount } from '../eps/amount.js';
 import { SESSION_LOOKUP_KIND } from '../eps/lookup.js';
-import type { PaymentRequest } from '../eps/request.js';
 import type { SystemId } from '../eps/systems.js';
 import { formatAmount, parseAmountInput } from './amount-input.js';
 import { BillingElement, toPayError } from './billing-element.js';
 import sharedStyles from './billing-element.styles.js';
-import { failureWithProblems, formFields, type FieldsContext } from './billing-pay-fields.js';
+import { formFields, statusText, type FieldsContext } from './billing-pay-fields.js';
 import styles from './billing-pay.styles.js';
 import { emit } from './events.js';
 import { failureText, problemText } from './failure-text.js';
-import { checkForm, firstProblemField, formView, NO_VALUES, PATH_OF, type FormInput, type FormView, type ValueKey } from './form-model.js';
+import { checkForm, firstProblemField, formView, NO_VALUES, PATH_OF, withoutProblems } from './form-model.js';
+import type { FormInput, FormView, ValueKey } from './form-model.js';
 import { TEXTS } from './i18n.js';
 import { LocalizeController } from './localize.js';
-import {
-  fetchConfig,
-  isSafeRedirect,
-  newIdempotencyKey,
-  PayError,
-  postPayment,
-  sleep,
-  type RelayConfig,
-} from './relay-client.js';
-import { fetchSessionAgreement } from './session-client.js';
+import { PaymentSender, type SubmitState } from './payment-sender.js';
 
-/** Where a submit is: an invalid form or a failed request ends in `error`; a cancelled one goes back to `idle`. */
-export type SubmitState = 'idle' | 'validating' | 'sending' | 'redirecting' | 'error';
+export type { SubmitState } from './payment-sender.js';
+import { fetchConfig, PayError, sleep, type RelayConfig } from './relay-client.js';
+import { fetchSessionAgreement } from './session-client.js';
 
 /**
  * A payment form for a merchant's page: the client picks a payment system, enters an amount and how to find their
@@ -117,15 +109,14 @@ export class BillingPay extends BillingElement {
 
   private readonly localize = new LocalizeController(this, TEXTS);
 
-  /** Aborts the `/config` request and the payment in flight (when the element is removed, for one). */
+  private readonly sender = new PaymentSender(this);
+
+  /** Aborts the `/config` request (when the element is removed, for one). */
   private configAbort?: AbortController;
-  private payAbort?: AbortController;
   /** The locale the amount text was last shown in. */
   private shownLocale?: string;
   /** Failed `/config` loads in a row: each "Try again" after the first waits longer (backoff). */
   private configFailures = 0;
-  /** A payment that got no answer (network, timeout), with its key: the same request again reuses the key. */
-  private unanswered?: { json: string; key: string };
 
   /** The relay's `/config`, once loaded. */
   private config: RelayConfig | null = null;
@@ -201,7 +192,6 @@ export class BillingPay extends BillingElement {
     super.disconnectedCallback();
     window.removeEventListener('pageshow', this.onPageShow);
     this.configAbort?.abort();
-    this.payAbort?.abort();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -270,14 +260,14 @@ export class BillingPay extends BillingElement {
 
   private onKind = (e: Event) => {
     this.chosenKind = Number((e.target as HTMLSelectElement).value);
-    this.clearProblem('agreement_param_id', 'agreement_param_value');
+    this.problems = withoutProblems(this.problems, 'agreement_param_id', 'agreement_param_value');
   };
 
   private onInput = (e: Event) => {
     const input = e.target as HTMLInputElement;
     const key = input.name as ValueKey;
     this.values = { ...this.values, [key]: input.value };
-    this.clearProblem(PATH_OF[key]);
+    this.problems = withoutProblems(this.problems, PATH_OF[key]);
   };
 
   private onSave = (e: Event) => {
@@ -292,13 +282,6 @@ export class BillingPay extends BillingElement {
     e.preventDefault();
     void this.pay();
   };
-
-  private clearProblem(...paths: string[]): void {
-    if (!paths.some((p) => p in this.problems)) return;
-    const problems = { ...this.problems };
-    for (const p of paths) delete problems[p];
-    this.problems = problems;
-  }
 
   private formInput(): FormInput {
     return {
@@ -325,7 +308,7 @@ export class BillingPay extends BillingElement {
 
   /**
    * One press of Pay, after Adyen Web's `UIElement.submit`: an invalid form shows its problems and stops; a valid one
-   * is announced (`billing-pay-submit`, cancelable), sent, its answer verified, announced again
+   * is announced (`billing-pay-submit`, cancelable), sent and its answer verified (`PaymentSender`), announced again
    * (`billing-pay-redirect`, cancelable) and followed.
    */
   private async pay(): Promise<void> {
@@ -348,41 +331,22 @@ export class BillingPay extends BillingElement {
       return;
     }
     this.submitState = 'sending';
-    const url = await this.send(form.request);
-    if (url === undefined) return;
+    let url: string | null;
+    try {
+      url = await this.sender.send(this.relay, form.request);
+    } catch (error) {
+      const failure = error as PayError;
+      if (failure.fields) this.problems = { ...failure.fields };
+      this.report(failure);
+      return;
+    }
+    if (url === null) {
+      this.submitState = 'idle';
+      return;
+    }
     this.submitState = 'redirecting';
     if (emit(this, 'billing-pay-redirect', { url }, { cancelable: true })) this.navigate(url);
     else this.submitState = 'idle';
-  }
-
-  /**
-   * Sends the payment and answers its verified payment page; a failure is reported (and answers nothing). Pay pressed
-   * again after no answer came sends the same request with the same key, so the relay cannot pay it twice.
-   */
-  private async send(body: PaymentRequest): Promise<string | undefined> {
-    const controller = (this.payAbort = new AbortController());
-    const json = JSON.stringify(body);
-    const key = this.unanswered?.json === json ? this.unanswered.key : newIdempotencyKey();
-    this.unanswered = undefined;
-    try {
-      const url = await postPayment(this.relay, body, key, controller.signal);
-      if (!isSafeRedirect(url)) {
-        throw new PayError('relay', 'unsafe_redirect', 'The payment page address is not https.', { cause: url });
-      }
-      return url;
-    } catch (error) {
-      if (controller.signal.aborted) {
-        this.submitState = 'idle';
-        return undefined;
-      }
-      const failure = toPayError(error);
-      if (failure.type === 'network') this.unanswered = { json, key };
-      if (failure.fields) this.problems = { ...failure.fields };
-      this.report(failure);
-      return undefined;
-    } finally {
-      if (this.payAbort === controller) this.payAbort = undefined;
-    }
   }
 
   /**
@@ -423,18 +387,6 @@ export class BillingPay extends BillingElement {
     return this.submitState === 'validating' || this.submitState === 'sending' || this.submitState === 'redirecting';
   }
 
-  /** The text of the live region: progress, or what went wrong (with the problems no field shows). */
-  private statusText(c: FieldsContext): string {
-    const { labels } = c.t;
-    if (this.state === 'loading') return labels.loading;
-    if (this.state === 'failed') return labels.error_config;
-    if (!c.v.systems.length) return labels.no_systems;
-    if (this.submitState === 'sending') return labels.sending;
-    if (this.submitState === 'redirecting') return labels.redirecting;
-    if (this.submitState !== 'error' || !this.failure) return '';
-    return failureWithProblems(c, this.failure);
-  }
-
   override render(): TemplateResult {
     const { t, locale } = this.localize.speech();
     const v = this.view();
@@ -456,7 +408,7 @@ export class BillingPay extends BillingElement {
     const failed = this.submitState === 'error' || this.state === 'failed';
     return html`<form class="panel" part="form" lang=${locale} novalidate aria-label=${labels.form} @submit=${this.onSubmit}>
       ${ready ? formFields(c) : nothing}
-      <p class="status ${failed ? 'error' : ''}" part="status" role="status">${this.statusText(c)}</p>
+      <p class="status ${failed ? 'error' : ''}" part="status" role="status">${statusText(c, this.state, this.submitState, this.failure)}</p>
       ${this.state === 'failed' && this.relay
         ? html`<button part="button" type="button" @click=${this.onRetry}>${labels.retry}</button>`
         : nothing}

@@ -178,3 +178,9 @@ export function unshownProblems(v: FormView, problems: Record<string, string>): 
 export function firstProblemField(v: FormView, problems: Record<string, string>): string | undefined {
   return v.fields.find((f) => f.paths.some((p) => problems[p]))?.id;
 }
+
+/** The problems without those of `paths` (a field the person changed); the same object when there were none. */
+export function withoutProblems(problems: Record<string, string>, ...paths: string[]): Record<string, string> {
+  if (!paths.some((p) => p in problems)) return problems;
+  return Object.fromEntries(Object.entries(problems).filter(([path]) => !paths.includes(path)));
+}

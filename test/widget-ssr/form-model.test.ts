@@ -4,7 +4,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkForm, firstProblemField, formView, NO_VALUES, unshownProblems, type FormInput } from '../../src/widget/form-model.js';
+import { checkForm, firstProblemField, formView, NO_VALUES, unshownProblems, withoutProblems, type FormInput } from '../../src/widget/form-model.js';
 
 const CONFIG = {
   systems: [
@@ -118,5 +118,13 @@ describe('checkForm', () => {
       ['agreement_param_value', 'eps_params.confirmation_return_url'],
     );
     assert.equal(firstProblemField(v, checked.problems), undefined);
+  });
+});
+
+describe('withoutProblems', () => {
+  it('drops the problems of the fields a person changed, and keeps the same object when there were none', () => {
+    const problems = { amount: 'required', agreement_param_value: 'required', agreement_param_id: 'lookup_kind' };
+    assert.deepEqual(withoutProblems(problems, 'agreement_param_id', 'agreement_param_value'), { amount: 'required' });
+    assert.equal(withoutProblems(problems, 'eps_params.email'), problems);
   });
 });

@@ -1,0 +1,46 @@
+/**
+ * The sending step of `<billing-pay>`'s submit chain: posts the payment to the relay and verifies the answer (a payment
+ * page the browser may safely open). Pay pressed again after no answer came sends the same request with the same
+ * idempotency key, so the relay cannot pay it twice. Removing the element aborts the request in flight.
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { PaymentRequest } from '../eps/request.js';
+import { toPayError } from './billing-element.js';
+import { isSafeRedirect, newIdempotencyKey, PayError, postPayment } from './relay-client.js';
+
+/** Where a submit is: an invalid form or a failed request ends in `error`; a cancelled one goes back to `idle`. */
+export type SubmitState = 'idle' | 'validating' | 'sending' | 'redirecting' | 'error';
+
+export class PaymentSender implements ReactiveController {
+  private abort?: AbortController;
+  /** A payment that got no answer (network, timeout), with its key. */
+  private unanswered?: { json: string; key: string };
+
+  constructor(host: ReactiveControllerHost) {
+    host.addController(this);
+  }
+
+  hostDisconnected(): void {
+    this.abort?.abort();
+  }
+
+  /** The verified payment page, or `null` when the element was removed meanwhile; a failure throws a `PayError`. */
+  async send(relay: string, body: PaymentRequest): Promise<string | null> {
+    const controller = (this.abort = new AbortController());
+    const json = JSON.stringify(body);
+    const key = this.unanswered?.json === json ? this.unanswered.key : newIdempotencyKey();
+    this.unanswered = undefined;
+    try {
+      const url = await postPayment(relay, body, key, controller.signal);
+      if (!isSafeRedirect(url)) throw new PayError('relay', 'unsafe_redirect', 'The payment page address is not https.', { cause: url });
+      return url;
+    } catch (error) {
+      if (controller.signal.aborted) return null;
+      const failure = toPayError(error);
+      if (failure.type === 'network') this.unanswered = { json, key };
+      throw failure;
+    } finally {
+      if (this.abort === controller) this.abort = undefined;
+    }
+  }
+}
