@@ -1,12 +1,14 @@
 /**
  * `npm run size`: the weight of the bundles pages load (Lit included): raw, gzip and brotli bytes. Fails when a gzip
- * size is above its budget (issue 5: 20 kB for the payment page's `dist/billing-pay.js`, aiming at 14 kB; the
- * "My account" bundle with both elements gets 24 kB; 1 kB = 1000 bytes, as Vite prints it). Run `npm run build` first.
+ * size is above its budget (1 kB = 1000 bytes, as Vite prints it). Run `npm run build` first.
+ * Issue 5 set 20 kB for the payment page's `dist/billing-pay.js`; issue 17 aims at 16 kB. After issue 17's widget
+ * work (one base for both elements, `static properties`, only the problem texts a form can have, no zod) it weighs
+ * 19.61 kB: the budget is that and about 0.2 kB. The "My account" bundle with both elements (21.93 kB) gets ~1 kB.
  */
 import { readFileSync } from 'node:fs';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-const BUDGETS = { 'dist/billing-pay.js': 20_000, 'dist/billing-pay-account.js': 24_000 };
+const BUDGETS = { 'dist/billing-pay.js': 19_800, 'dist/billing-pay-account.js': 23_000 };
 const kB = (n: number) => `${(n / 1000).toFixed(2)} kB`;
 
 let over = false;
