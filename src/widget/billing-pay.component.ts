@@ -1,10 +1,10 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { canonicalAmount } from '../eps/amount.js';
-import { SESSION_LOOKUP_KIND } from '../eps/lookup.js';
 import type { SystemId } from '../eps/systems.js';
 import { formatAmount, parseAmountInput } from './amount-input.js';
-import { BillingElement, toPayError } from './billing-element.js';
+import { BillingElement } from './billing-element.js';
 import sharedStyles from './billing-element.styles.js';
+import { ConfigLoader, type LoadedConfig } from './config-loader.js';
 import { formFields, statusText, type FieldsContext } from './billing-pay-fields.js';
 import styles from './billing-pay.styles.js';
 import { emit } from './events.js';
@@ -16,8 +16,7 @@ import { LocalizeController } from './localize.js';
 import { PaymentSender, type SubmitState } from './payment-sender.js';
 
 export type { SubmitState } from './payment-sender.js';
-import { fetchConfig, PayError, sleep, type RelayConfig } from './relay-client.js';
-import { fetchSessionAgreement } from './session-client.js';
+import { PayError, type RelayConfig } from './relay-client.js';
 
 /**
  * A payment form for a merchant's page: the client picks a payment system, enters an amount and how to find their
@@ -75,10 +74,7 @@ import { fetchSessionAgreement } from './session-client.js';
 export class BillingPay extends BillingElement {
   static override styles = [sharedStyles, styles];
 
-  /**
-   * The reactive properties, each documented at its field (`static properties`: lighter in the bundle than Lit's
-   * decorators); `attribute: false` marks internal state.
-   */
+  /** Lit's reactive properties, each documented at its field (see `BillingElement.properties`). */
   static override properties: PropertyDeclarations = {
     config: { attribute: false },
     submitState: { attribute: false },
@@ -109,14 +105,11 @@ export class BillingPay extends BillingElement {
 
   private readonly localize = new LocalizeController(this, TEXTS);
 
+  private readonly loader = new ConfigLoader(this);
   private readonly sender = new PaymentSender(this);
 
-  /** Aborts the `/config` request (when the element is removed, for one). */
-  private configAbort?: AbortController;
   /** The locale the amount text was last shown in. */
   private shownLocale?: string;
-  /** Failed `/config` loads in a row: each "Try again" after the first waits longer (backoff). */
-  private configFailures = 0;
 
   /** The relay's `/config`, once loaded. */
   private config: RelayConfig | null = null;
@@ -191,7 +184,6 @@ export class BillingPay extends BillingElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     window.removeEventListener('pageshow', this.onPageShow);
-    this.configAbort?.abort();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -213,40 +205,35 @@ export class BillingPay extends BillingElement {
     if (changed.has('relay') || changed.has('session')) void this.loadConfig();
   }
 
-  private async loadConfig(delayMs = 0): Promise<void> {
-    this.configAbort?.abort();
-    const controller = (this.configAbort = new AbortController());
+  private async loadConfig(retry = false): Promise<void> {
     this.config = null;
     if (!this.relay) {
+      this.loader.cancel();
       this.readiness.set('failed');
       return;
     }
     this.readiness.set('loading');
+    let loaded: LoadedConfig | null;
     try {
-      if (delayMs) await sleep(delayMs, controller.signal);
-      const [config, agreement] = await Promise.all([
-        fetchConfig(this.relay, controller.signal),
-        this.session ? fetchSessionAgreement(this.relay, this.session, controller.signal).catch(() => 0) : 0,
-      ]);
-      this.sessionAgreement = agreement && config.lookups.includes(SESSION_LOOKUP_KIND) ? String(agreement) : '';
-      this.config = config;
-      const first = this.readiness.set('ready');
-      this.configFailures = 0;
-      await this.updateComplete;
-      if (!first) return;
-      const { systems, kinds } = this.view();
-      emit(this, 'billing-pay-ready', { systems: systems.map((s) => s.id), lookups: kinds, maxAmount: config.maxAmount });
+      loaded = await this.loader.load(this.relay, this.session, { retry });
     } catch (error) {
-      if (controller.signal.aborted) return;
       this.readiness.set('failed');
-      this.configFailures++;
-      this.report(toPayError(error), true);
+      this.report(error as PayError, true);
+      return;
     }
+    if (!loaded) return;
+    this.sessionAgreement = loaded.sessionAgreement;
+    this.config = loaded.config;
+    const first = this.readiness.set('ready');
+    await this.updateComplete;
+    if (!first) return;
+    const { systems, kinds } = this.view();
+    emit(this, 'billing-pay-ready', { systems: systems.map((s) => s.id), lookups: kinds, maxAmount: loaded.config.maxAmount });
   }
 
-  /** "Try again" after `/config` failed: at once the first time, then after 1, 2, 4… seconds (30 at most). */
+  /** "Try again" after `/config` failed: at once the first time, then each time later (`ConfigLoader`). */
   private onRetry = () => {
-    void this.loadConfig(this.configFailures > 1 ? Math.min(1000 * 2 ** (this.configFailures - 2), 30_000) : 0);
+    void this.loadConfig(true);
   };
 
   /** Back from the payment page through the back/forward cache: the form is usable again. */
@@ -366,7 +353,7 @@ export class BillingPay extends BillingElement {
       : undefined;
     emit(this, 'billing-pay-error', { code: failure.code, message, ...(fields && { fields }) });
     // A repeated "Try again" took its button away while it loaded: give the focus back to the new one.
-    if (loading && this.configFailures < 2) return;
+    if (loading && this.loader.failures < 2) return;
     const first = failure.fields && firstProblemField(v, failure.fields);
     void this.updateComplete.then(() => {
       const root = this.renderRoot as ShadowRoot;

@@ -66,10 +66,7 @@ export type PaymentMethodsState = ReadyState;
 export class BillingPaymentMethods extends BillingElement {
   static override styles = [sharedStyles, styles];
 
-  /**
-   * The reactive properties, each documented at its field (`static properties`: lighter in the bundle than Lit's
-   * decorators); `attribute: false` marks internal state.
-   */
+  /** Lit's reactive properties, each documented at its field (see `BillingElement.properties`). */
   static override properties: PropertyDeclarations = {
     methods: { attribute: false },
     confirming: { attribute: false },
