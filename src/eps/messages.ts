@@ -32,6 +32,6 @@ export const PROBLEM_TEXTS_EN = {
 
 export type ProblemKey = keyof typeof PROBLEM_TEXTS_EN;
 
-export function problemText(key: string): string {
-  return (PROBLEM_TEXTS_EN as Record<string, string>)[key] ?? 'This value is not valid.';
+export function problemText(key: ProblemKey): string {
+  return PROBLEM_TEXTS_EN[key];
 }

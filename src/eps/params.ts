@@ -10,7 +10,8 @@
 import { isCleanText } from './clean-text.js';
 import { EMAIL_ADDRESS, MAX_EMAIL_LENGTH } from './email.js';
 import type { ProblemKey } from './messages.js';
-import { isHttpUrl, SYSTEMS, savesMethod, type ParamKind, type SystemId } from './systems.js';
+import { SYSTEMS, savesMethod, type ParamKind, type SystemId } from './systems.js';
+import { isHttpUrl } from './url.js';
 
 /** The most `eps_params` a payment takes (the relay's envelope and the sandbox's both refuse more). */
 export const MAX_EPS_PARAMS = 32;
