@@ -5,8 +5,10 @@
  */
 import { amountProblem, canonicalAmount } from './amount.js';
 import { isLookupKind, lookupProblem, type LookupKind } from './lookup.js';
+import type { ProblemKey } from './messages.js';
 import { paramProblems, readEpsParams } from './params.js';
-import { canonicalUrl, SYSTEMS, type SystemId } from './systems.js';
+import { SYSTEMS, type SystemId } from './systems.js';
+import { canonicalUrl } from './url.js';
 
 export interface EpsParam {
   name: string;
@@ -42,7 +44,7 @@ export interface PaymentRules {
 }
 
 /** Field path → problem key (`amount` → `amount_decimals`, `eps_params.email` → `email`, …). */
-export type FieldProblems = Record<string, string>;
+export type FieldProblems = Record<string, ProblemKey>;
 
 export type PaymentCheck = { ok: true; value: ValidPayment } | { ok: false; fields: FieldProblems };
 

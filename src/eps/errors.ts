@@ -1,7 +1,8 @@
 /**
- * The relay's error codes: one closed set that the relay answers and the widget gives a text to (its texts are typed
- * `Record<ErrorCode, …>`, so a new code without a text in every built-in language does not compile). The README's
- * error table lists the same codes; `test/widget/error-texts.test.ts` walks it.
+ * The relay's error codes: one closed set that the relay answers (`RelayError` takes only these) and the widget gives
+ * a text to (its texts are typed `Record<ErrorCode, …>`, so a new code without a text in every built-in language does
+ * not compile; test/eps/relay-api.test.ts checks it from the relay's source too). The README's error table lists the
+ * same codes; `test/widget/error-texts.test.ts` walks it.
  */
 export const ERROR_CODES = [
   'invalid_json',
@@ -28,8 +29,9 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-/** One field's problem on the wire: the problem key (the widget's texts are keyed by it) and its English text. */
-export interface FieldProblem {
-  problem: string;
-  message: string;
+/** The codes of a failure on the billing's side (the billing refused, failed, is down or late). */
+export type BillingErrorCode = Extract<ErrorCode, `billing_${string}`>;
+
+export function isBillingCode(code: string): code is BillingErrorCode {
+  return code.startsWith('billing_');
 }

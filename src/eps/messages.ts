@@ -44,6 +44,6 @@ export type ProblemKey = keyof typeof PROBLEM_TEXTS_EN;
 /** The problems a form the widget sends can have. */
 export type FormProblemKey = keyof typeof FORM_PROBLEM_TEXTS_EN;
 
-export function problemText(key: string): string {
-  return (PROBLEM_TEXTS_EN as Record<string, string>)[key] ?? 'This value is not valid.';
+export function problemText(key: ProblemKey): string {
+  return PROBLEM_TEXTS_EN[key];
 }

@@ -3,14 +3,15 @@
  * rules that SYSTEMS (systems.ts) describes as data, under the policy of the side that asks. The widget, the relay
  * and the sandbox all call `paramProblems`.
  *
- * Plain predicates, no zod: the widget runs this in the browser, where zod/mini's runtime cost about 3.2 kB gzip of
- * the 20 kB budget (19.6 kB before, 22.8 kB with zod/mini, measured with `npx vite build`; see README, *Weight*).
+ * Plain predicates, no zod: the widget runs this in the browser, where zod/mini's runtime cost about 3.5 kB gzip of
+ * the 20 kB budget (`dist/billing-pay.js`: 23.0 kB with zod/mini, 19.6 kB with these; see README, *Weight*).
  * zod stays where input has an unknown shape: the relay's request envelope (request.ts) and the sandbox's bodies.
  */
 import { isCleanText } from './clean-text.js';
 import { EMAIL_ADDRESS, MAX_EMAIL_LENGTH } from './email.js';
 import type { ProblemKey } from './messages.js';
-import { isHttpUrl, SYSTEMS, savesMethod, type ParamKind, type SystemId } from './systems.js';
+import { SYSTEMS, savesMethod, type ParamKind, type SystemId } from './systems.js';
+import { isHttpUrl } from './url.js';
 
 /** The most `eps_params` a payment takes (the relay's envelope and the sandbox's both refuse more). */
 export const MAX_EPS_PARAMS = 32;

@@ -5,8 +5,6 @@
  * against it for the widget, the relay and the sandbox; the widget draws its form from it.
  */
 
-import { isCleanText } from './clean-text.js';
-
 export const SYSTEM_IDS = ['A', 'B', 'C'] as const;
 export type SystemId = (typeof SYSTEM_IDS)[number];
 
@@ -86,32 +84,6 @@ export const SYSTEMS: Record<SystemId, SystemSpec> = {
     returnUrl: 'return_url',
   },
 };
-
-/**
- * An http(s) address that reads as it parses: written with `//` after the scheme, no backslash (a parser reads it as
- * `/`), no user info (`user:pw@`, even empty), no character the parser would drop or encode silently in its host, and
- * clean text. Such an address is forwarded as `canonicalUrl` gives it, never as the client wrote it.
- */
-export function isHttpUrl(value: string): boolean {
-  if (!isCleanText(value) || value.includes('\\')) return false;
-  const written = /^https?:\/\/([^/?#]*)/i.exec(value);
-  if (!written || written[1]!.includes('@')) return false;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
-  // The host and port as written are the ones parsed (no IDN, number or percent-encoded forms that read as another).
-  const authority = written[1]!.toLowerCase();
-  return authority === url.host || authority === `${url.host}:${url.protocol === 'https:' ? 443 : 80}`;
-}
-
-/** The WHATWG serialisation of an address `isHttpUrl` accepts: what the relay checked is what it forwards. */
-export function canonicalUrl(value: string): string {
-  return new URL(value).href;
-}
 
 /** Whether the system can save a payment method (and so connect autopayments). */
 export function canSaveMethod(system: SystemId): boolean {

@@ -9,10 +9,12 @@ import { HTTPException } from 'hono/http-exception';
 import { requestId, type RequestIdVariables } from 'hono/request-id';
 import type { Logger } from 'pino';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { PaymentAnswer, PaymentOptions } from '../eps/relay-api.js';
 import type { ValidPayment } from '../eps/request.js';
-import { canSaveMethod, isHttpUrl, SYSTEM_IDS, SYSTEMS } from '../eps/systems.js';
+import { canSaveMethod, SYSTEM_IDS, SYSTEMS } from '../eps/systems.js';
+import { isPaymentPage } from '../eps/url.js';
 import { longestAuthorizedCallMs, type BillingClient } from './billing-client.js';
-import { isLoopbackHost, type RelayConfig } from './config.js';
+import type { RelayConfig } from './config.js';
 import { corsFor } from './cors.js';
 import { RelayError, type ErrorStatus } from './errors.js';
 import { idempotency, jsonAnswer, type AnswerVariables } from './idempotency.js';
@@ -87,7 +89,7 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
       systems: offered.map((id) => ({ id, canSave: canSaveMethod(id), linkOnly: Boolean(SYSTEMS[id].linkOnly) })),
       lookups: config.lookups,
       maxAmount: config.maxAmountText,
-    }),
+    } satisfies PaymentOptions),
   );
 
   app.post(
@@ -114,7 +116,8 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
       const response = await billing.createPayment(payment, config.epsUuids[payment.system]!);
       const redirectUrl = findRedirectUrl(response, config.redirectUrlKeys);
       c.set('logFields', { system: payment.system, amount: payment.amount, redirect: Boolean(redirectUrl) });
-      return jsonAnswer(c, { ...(redirectUrl && { redirect_url: redirectUrl }), payment: publicPayment(response, config.paymentAnswerFields) }, 201);
+      const answer: PaymentAnswer = { ...(redirectUrl && { redirect_url: redirectUrl }), payment: publicPayment(response, config.paymentAnswerFields) };
+      return jsonAnswer(c, answer, 201);
     },
   );
 
@@ -239,27 +242,21 @@ function requireAllowedOrigin(allowed: Set<string>) {
 
 /**
  * The address of the payment page in the billing's answer (its shape is not documented), in its WHATWG serialisation.
- * The relay hands on only a page a browser may be sent to safely — `https:`, or `http:` to this machine (the sandbox)
- * — with no user info, so a merchant that calls the API without the widget gets the widget's protection. A page under
- * one of the keys that is not safe is a 502: the billing's answer is wrong, and no client is sent there.
+ * The relay hands on only a page the widget would open (`isPaymentPage`, the one rule of both: `https:`, or `http:`
+ * to this machine, with no user info), so a merchant that calls the API without the widget gets the widget's
+ * protection. A page under one of the keys that is not safe is a 502: the billing's answer is wrong, and no client
+ * is sent there. No page at all is a 201 without `redirect_url` (see `PaymentAnswer`).
  */
 export function findRedirectUrl(response: Record<string, unknown>, keys: string[]): string | undefined {
   let unsafe = false;
   for (const key of keys) {
     const value = response[key];
     if (typeof value !== 'string') continue;
-    if (isSafePaymentPage(value)) return new URL(value).href;
+    if (isPaymentPage(value)) return new URL(value).href;
     unsafe = true;
   }
   if (unsafe) throw new RelayError(502, 'billing_error', 'The billing service answered a payment page the relay does not send clients to.');
   return undefined;
-}
-
-/** An address the shared model takes as a return URL (clean, no backslash or user info, read as written), on `https:` or loopback `http:`. */
-function isSafePaymentPage(text: string): boolean {
-  if (!isHttpUrl(text)) return false;
-  const url = new URL(text);
-  return url.protocol === 'https:' || isLoopbackHost(url.hostname);
 }
 
 /**

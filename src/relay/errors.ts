@@ -2,8 +2,9 @@
  * Every error the relay answers has one JSON shape: `{"error": {"code", "message", "fields"?}}`. A field's problem
  * travels as its key (`amount_decimals`) with the English text for API users beside it, never as a sentence alone.
  */
-import type { ErrorCode, FieldProblem } from '../eps/errors.js';
-import { problemText } from '../eps/messages.js';
+import type { ErrorCode } from '../eps/errors.js';
+import { problemText, type ProblemKey } from '../eps/messages.js';
+import type { ErrorAnswer } from '../eps/relay-api.js';
 
 /**
  * The statuses an error may have: 4xx and 5xx (the same numbers as Hono's `ClientErrorStatusCode` and
@@ -17,10 +18,6 @@ export type ErrorStatus =
 
 export type { ErrorCode } from '../eps/errors.js';
 
-export interface ErrorBody {
-  error: { code: ErrorCode; message: string; fields?: Record<string, FieldProblem> };
-}
-
 /** An error with its answer: the status, a stable code for programs and a message for people. */
 export class RelayError extends Error {
   constructor(
@@ -29,7 +26,7 @@ export class RelayError extends Error {
     message: string,
     options?: {
       /** Field path → problem key. */
-      fields?: Record<string, string>;
+      fields?: Record<string, ProblemKey>;
       cause?: unknown;
       billingReached?: boolean;
       retryable?: boolean;
@@ -47,7 +44,7 @@ export class RelayError extends Error {
   }
 
   /** Field path (`amount`, `eps_params.email`) → problem key (`amount_decimals`). */
-  readonly fields?: Record<string, string>;
+  readonly fields?: Record<string, ProblemKey>;
   /** False when the billing certainly did not act on the request (never sent, or refused unread): trying again cannot pay twice. */
   readonly billingReached: boolean;
   /** True for a transient upstream failure (network, timeout, 5xx) where trying again later may succeed. */
@@ -57,7 +54,7 @@ export class RelayError extends Error {
   /** The billing's own text of a refusal: logged with the request, never sent to the client. */
   readonly billingMessage?: string;
 
-  toBody(): ErrorBody {
+  toBody(): ErrorAnswer {
     const fields = this.fields && Object.fromEntries(Object.entries(this.fields).map(([path, problem]) => [path, { problem, message: problemText(problem) }]));
     return { error: { code: this.code, message: this.message, ...(fields && { fields }) } };
   }

@@ -4,6 +4,7 @@
  * `c.var.payment`; nothing else downstream reads the client's body.
  */
 import type { Context, MiddlewareHandler } from 'hono';
+import type { ProblemKey } from '../eps/messages.js';
 import { checkPayment, type PaymentRules, type ValidPayment } from '../eps/request.js';
 import { returnUrlParams, type SystemId } from '../eps/systems.js';
 import { RelayError } from './errors.js';
@@ -51,8 +52,8 @@ const AMOUNT_NUMBER = /([{,]\s*"amount"\s*:\s*)(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE
 /** What an amount whose written text is lost becomes: not a decimal, so the model refuses it (`amount_format`). */
 const UNREADABLE_AMOUNT = 'not as written';
 
-function foreignReturnUrls(system: SystemId, params: Record<string, unknown>, allowed: Set<string>): Record<string, string> {
-  const problems: Record<string, string> = {};
+function foreignReturnUrls(system: SystemId, params: Record<string, unknown>, allowed: Set<string>): Record<string, ProblemKey> {
+  const problems: Record<string, ProblemKey> = {};
   for (const name of returnUrlParams(system)) {
     const value = params[name];
     if (typeof value === 'string' && !allowed.has(new URL(value).origin)) problems[`eps_params.${name}`] = 'origin';

@@ -2,16 +2,26 @@
  * Talking to the relay: `GET {relay}/config` and `POST {relay}/payments`. Every failure becomes a `PayError` of one
  * small closed set of types, keeping its cause.
  */
+import { isBillingCode, type ErrorCode } from '../eps/errors.js';
+import type { ErrorAnswer, OfferedSystem, PaymentAnswer, PaymentOptions } from '../eps/relay-api.js';
 import type { PaymentRequest } from '../eps/request.js';
-import { SYSTEM_IDS, type SystemId } from '../eps/systems.js';
+import { SYSTEM_IDS } from '../eps/systems.js';
+import { isPaymentPage } from '../eps/url.js';
+import type { WidgetErrorCode } from './i18n.js';
 
 export type PayErrorType = 'validation' | 'network' | 'relay' | 'billing';
+
+/**
+ * A failure's code: the relay's (`ErrorCode`; a newer relay's code is kept as it came, and gets the general text),
+ * `http_<status>` for an answer that is not the relay's (a proxy's), or the widget's own.
+ */
+export type PayErrorCode = ErrorCode | WidgetErrorCode | `http_${number}`;
 
 export class PayError extends Error {
   constructor(
     readonly type: PayErrorType,
     /** The relay's error code, or the widget's own: `network_error`, `timeout`, `bad_answer`, `unsafe_redirect`. */
-    readonly code: string,
+    readonly code: PayErrorCode,
     message: string,
     options: { fields?: Record<string, string>; retryAfter?: number; cause?: unknown } = {},
   ) {
@@ -27,18 +37,10 @@ export class PayError extends Error {
   readonly retryAfter?: number;
 }
 
-export interface RelaySystem {
-  id: SystemId;
-  canSave: boolean;
-  linkOnly: boolean;
-}
-
-/** The relay's `GET /config` answer. */
-export interface RelayConfig {
-  systems: RelaySystem[];
-  lookups: number[];
-  maxAmount: string;
-}
+/** @deprecated The contract's name is `OfferedSystem` (src/eps/relay-api.ts); kept until the component uses it. */
+export type RelaySystem = OfferedSystem;
+/** @deprecated The contract's name is `PaymentOptions` (src/eps/relay-api.ts); kept until the component uses it. */
+export type RelayConfig = PaymentOptions;
 
 /** How long one request may take before it counts as a network failure. */
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -53,7 +55,7 @@ export function relayUrl(relay: string, path: string): string {
   return new URL(path, base).href;
 }
 
-export async function fetchConfig(relay: string, signal: AbortSignal): Promise<RelayConfig> {
+export async function fetchConfig(relay: string, signal: AbortSignal): Promise<PaymentOptions> {
   const url = relayUrl(relay, 'config');
   let answer: Response;
   try {
@@ -72,13 +74,14 @@ export async function fetchConfig(relay: string, signal: AbortSignal): Promise<R
   return config;
 }
 
-function parseConfig(body: unknown): RelayConfig | null {
+/** The `/config` answer read into `PaymentOptions`: systems this widget does not know are left out. */
+function parseConfig(body: unknown): PaymentOptions | null {
   if (!isRecord(body) || !Array.isArray(body.systems) || !Array.isArray(body.lookups)) return null;
   if (typeof body.maxAmount !== 'string') return null;
-  const systems: RelaySystem[] = [];
-  for (const s of body.systems) {
+  const systems: OfferedSystem[] = [];
+  for (const s of body.systems as Partial<Record<keyof OfferedSystem, unknown>>[]) {
     if (isRecord(s) && (SYSTEM_IDS as readonly unknown[]).includes(s.id)) {
-      systems.push({ id: s.id as SystemId, canSave: s.canSave === true, linkOnly: s.linkOnly === true });
+      systems.push({ id: s.id as OfferedSystem['id'], canSave: s.canSave === true, linkOnly: s.linkOnly === true });
     }
   }
   const lookups = body.lookups.filter((n): n is number => Number.isInteger(n));
@@ -113,7 +116,8 @@ export async function postPayment(
   }
   const result = await readJson(answer);
   if (!answer.ok) throw relayError(answer, result);
-  const url = isRecord(result) ? result.redirect_url : undefined;
+  // A 201 without a page (`PaymentAnswer`): the payment exists, but there is nowhere to send the client.
+  const url = isRecord(result) ? (result as Partial<Record<keyof PaymentAnswer, unknown>>).redirect_url : undefined;
   if (typeof url !== 'string' || !url) {
     throw new PayError('relay', 'bad_answer', 'The relay did not answer a payment page address.', { cause: result });
   }
@@ -149,13 +153,14 @@ export async function readJson(answer: Response): Promise<unknown> {
   }
 }
 
-const BILLING_CODES = /^billing_/;
-
-/** The relay's error answer: its code, its fields' problem keys (`{problem, message}` on the wire), `Retry-After`. */
+/**
+ * The relay's error answer (`ErrorAnswer`): its code, its fields' problem keys (`{problem, message}` on the wire),
+ * `Retry-After`. Read field by field: an answer that is not the relay's (a proxy's page) still gives a `PayError`.
+ */
 export function relayError(answer: Response, body: unknown): PayError {
   const { status } = answer;
-  const error = isRecord(body) && isRecord(body.error) ? body.error : {};
-  const code = typeof error.code === 'string' ? error.code : `http_${status}`;
+  const error: Partial<Record<keyof ErrorAnswer['error'], unknown>> = isRecord(body) && isRecord(body.error) ? body.error : {};
+  const code = typeof error.code === 'string' ? (error.code as ErrorCode) : (`http_${status}` as const);
   const message = typeof error.message === 'string' ? error.message : `The relay answered ${status}.`;
   const fields = isRecord(error.fields)
     ? Object.fromEntries(
@@ -163,7 +168,7 @@ export function relayError(answer: Response, body: unknown): PayError {
       )
     : undefined;
   const wait = Number(answer.headers.get('retry-after'));
-  const type: PayErrorType = fields ? 'validation' : BILLING_CODES.test(code) ? 'billing' : 'relay';
+  const type: PayErrorType = fields ? 'validation' : isBillingCode(code) ? 'billing' : 'relay';
   return new PayError(type, code, message, { fields, retryAfter: wait > 0 ? wait : undefined, cause: { status, body } });
 }
 
@@ -182,24 +187,13 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /**
- * Only a payment page on `https:` is opened, never `javascript:`, `data:` and the like, and never an address carrying
- * credentials. `http:` is followed only to this machine and only from a page on this machine over `http:` (the
- * sandbox and the demo): a merchant's page on `https:`, or on any other host, never sends the client to an
- * unencrypted page. `page` is the address of the page the element is in (read when called, never at import).
+ * Whether the widget may send the client to `url`: the model's one payment-page rule (`isPaymentPage`, which the
+ * relay applies too), judged from `page`, the address of the page the element is in (read when called, never at
+ * import): `http:` is followed only to this machine and only from a page on this machine over `http:`.
  */
 export function isSafeRedirect(url: string, page: string = location.href): boolean {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return false;
-  }
-  if (parsed.username || parsed.password) return false;
-  if (parsed.protocol === 'https:') return true;
-  return isLocalHttp(parsed) && isLocalHttp(new URL(page));
+  return isPaymentPage(url, page);
 }
-
-const isLocalHttp = (url: URL) => url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
 
 /**
  * A fresh idempotency key, a v4 UUID: `crypto.randomUUID` where the page is a secure context, else the same from

@@ -154,7 +154,7 @@ describe('relay: only what the widget needs goes to the browser (issue 12.6)', (
 describe('relay: no unsafe payment page is handed on (issue 12.8)', () => {
   let fake: Fake;
   let relay: Relay;
-  let page = '';
+  let page: string | undefined = '';
   before(async () => {
     fake = await startFakeBilling((req, res) => json(res, 201, { code: 201, response: { payment_id: 9, confirmation_url: page } }));
     relay = await fake.relay();
@@ -173,6 +173,8 @@ describe('relay: no unsafe payment page is handed on (issue 12.8)', () => {
       'javascript:alert(1)': 502,
       'data:text/html,hi': 502,
       'https://pay.example/9\r\nSet-Cookie: x=1': 502,
+      // The widget's rule too (isPaymentPage): loopback is 127.0.0.1, not any 127.x.y.z.
+      'http://127.0.0.2:9/pay/9': 502,
       'http://127.0.0.1:9/pay/9': 201,
       'http://localhost:9/pay/9': 201,
       'HTTPS://PAY.example/9': 201,
@@ -186,6 +188,13 @@ describe('relay: no unsafe payment page is handed on (issue 12.8)', () => {
     }
     page = 'HTTPS://PAY.example/9';
     assert.equal(((await (await pay(relay)).json()) as { redirect_url: string }).redirect_url, 'https://pay.example/9');
+  });
+
+  it('no page in the billing\'s answer: a 201 with the payment and no redirect_url (the widget calls it a bad answer)', async () => {
+    page = undefined; // JSON leaves the key out
+    const res = await pay(relay);
+    assert.equal(res.status, 201);
+    assert.deepEqual(await res.json(), { payment: { payment_id: 9 } });
   });
 });
 

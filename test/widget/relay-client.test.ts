@@ -1,5 +1,6 @@
 import { expect } from '@open-wc/testing';
-import { isSafeRedirect, newIdempotencyKey, relayUrl } from '../../src/widget/relay-client.js';
+import sinon from 'sinon';
+import { isSafeRedirect, newIdempotencyKey, PayError, postPayment, relayUrl } from '../../src/widget/relay-client.js';
 
 describe('relay client', () => {
   it('opens only https, or http on this machine, and never an address with credentials', () => {
@@ -39,6 +40,28 @@ describe('relay client', () => {
       expect(isSafeRedirect(sandbox, page), page).to.be.false;
       expect(isSafeRedirect('http://localhost:8790/pay/2', page), page).to.be.false;
       expect(isSafeRedirect('https://pay.example/checkout', page), `https from ${page}`).to.be.true;
+    }
+  });
+
+  it('refuses what the relay refuses: user info even empty, a backslash, a character the parser drops (the one rule, isPaymentPage)', () => {
+    for (const url of ['https://@pay.example/9', 'https://pay.example\\@evil.example/', 'https://pay.example/9\r\nSet-Cookie: x=1', 'http://127.0.0.2:9/pay/9']) {
+      expect(isSafeRedirect(url, 'http://localhost:8080/'), JSON.stringify(url)).to.be.false;
+    }
+  });
+
+  it('a 201 without redirect_url is a bad answer, not a failure to retry', async () => {
+    const stub = sinon.stub(window, 'fetch').resolves(new Response(JSON.stringify({ payment: { payment_id: 9 } }), { status: 201, headers: { 'Content-Type': 'application/json' } }));
+    try {
+      const failure = await postPayment('http://relay.test', { system: 'C', amount: '1.00', agreement_param_id: 5, agreement_param_value: 'AG-1', eps_params: [] }, 'k', new AbortController().signal).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(failure).to.be.instanceOf(PayError);
+      expect((failure as PayError).code).to.equal('bad_answer');
+      expect((failure as PayError).type).to.equal('relay');
+      expect(stub.callCount, 'asked once: the payment exists').to.equal(1);
+    } finally {
+      stub.restore();
     }
   });
 

@@ -1,0 +1,46 @@
+/**
+ * The rules for web addresses, shared by the relay and the widget: which text is an http(s) address the model
+ * takes (every return URL), and which address a client may be sent to as a payment page.
+ */
+import { isCleanText } from './clean-text.js';
+
+/**
+ * An http(s) address that reads as it parses: written with `//` after the scheme, no backslash (a parser reads it as
+ * `/`), no user info (`user:pw@`, even empty), no character the parser would drop or encode silently in its host, and
+ * clean text. Such an address is forwarded as `canonicalUrl` gives it, never as the client wrote it.
+ */
+export function isHttpUrl(value: string): boolean {
+  if (!isCleanText(value) || value.includes('\\')) return false;
+  const written = /^https?:\/\/([^/?#]*)/i.exec(value);
+  if (!written || written[1]!.includes('@')) return false;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
+  // The host and port as written are the ones parsed (no IDN, number or percent-encoded forms that read as another).
+  const authority = written[1]!.toLowerCase();
+  return authority === url.host || authority === `${url.host}:${url.protocol === 'https:' ? 443 : 80}`;
+}
+
+/** The WHATWG serialisation of an address `isHttpUrl` accepts: what the relay checked is what it forwards. */
+export function canonicalUrl(value: string): string {
+  return new URL(value).href;
+}
+
+/**
+ * A page a client may be sent to to pay: an address `isHttpUrl` takes, on `https:`, or on `http:` to this machine
+ * (`localhost`, `127.0.0.1`, `[::1]`: the sandbox and the demo), never with user info. With `from` (the address of
+ * the page the client is on; the widget passes its own), `http:` is followed only from a page on this machine over
+ * `http:` too: a merchant's page on `https:`, or on any other host, never sends the client to an unencrypted page.
+ * The relay, which does not know the page, checks without it.
+ */
+export function isPaymentPage(address: string, from?: string): boolean {
+  if (!isHttpUrl(address)) return false;
+  const url = new URL(address);
+  return url.protocol === 'https:' || (isLocalHttp(url) && (from === undefined || isLocalHttp(new URL(from))));
+}
+
+const isLocalHttp = (url: URL) => url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);

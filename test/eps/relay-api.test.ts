@@ -1,0 +1,77 @@
+/**
+ * The widget–relay contract (src/eps/relay-api.ts, src/eps/errors.ts): the relay answers only codes of the closed
+ * set, and the widget knows every one of them — a text in every built-in language, or a code it names a fault (shown
+ * with `internal_error`'s text) — and every problem key. Read from the relay's source, so a code answered without
+ * `RelayError` (and its type) is caught too.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import ts from 'typescript';
+import { ERROR_CODES, isBillingCode } from '../../src/eps/errors.js';
+import { PROBLEM_TEXTS_EN } from '../../src/eps/messages.js';
+import { TEXTS } from '../../src/widget/i18n.js';
+import { relayError } from '../../src/widget/relay-client.js';
+
+const RELAY_DIR = new URL('../../src/relay/', import.meta.url);
+const relaySources = readdirSync(RELAY_DIR)
+  .filter((file) => file.endsWith('.ts'))
+  .map((file) => ({ file, text: readFileSync(new URL(file, RELAY_DIR), 'utf8') }));
+
+/** The codes the relay's source can answer: every `new RelayError(status, 'code'` and every `code: 'x'` written. */
+function relayCodes(): Set<string> {
+  const codes = new Set<string>();
+  for (const { text } of relaySources) {
+    for (const [, code] of text.matchAll(/new RelayError\([^,()]+(?:\([^()]*\))?[^,()]*,\s*'(\w+)'/g)) codes.add(code!);
+    for (const [, code] of text.matchAll(/\bcode:\s*'(\w+)'/g)) codes.add(code!);
+  }
+  return codes;
+}
+
+/** The members of i18n.ts's `FaultCode`: the codes the widget shows with `internal_error`'s text. */
+function faultCodes(): Set<string> {
+  const path = new URL('../../src/widget/i18n.ts', import.meta.url);
+  const source = ts.createSourceFile('i18n.ts', readFileSync(path, 'utf8'), ts.ScriptTarget.Latest);
+  const alias = source.statements.find((s): s is ts.TypeAliasDeclaration => ts.isTypeAliasDeclaration(s) && s.name.text === 'FaultCode');
+  assert.ok(alias && ts.isUnionTypeNode(alias.type), 'i18n.ts declares FaultCode as a union of codes');
+  return new Set(alias.type.types.map((t) => (ts.isLiteralTypeNode(t) && ts.isStringLiteral(t.literal) ? t.literal.text : '?')));
+}
+
+describe('the relay–widget contract', () => {
+  it('the relay answers the codes of the closed set, and no other', () => {
+    assert.deepEqual([...relayCodes()].sort(), [...ERROR_CODES].sort());
+  });
+
+  it('every error answer is made by RelayError, the one typed shape', () => {
+    for (const { file, text } of relaySources) {
+      if (file !== 'errors.ts') assert.doesNotMatch(text, /\berror:\s*\{\s*code\b/, file);
+    }
+  });
+
+  it('the widget knows every code the relay can answer, in every built-in language', () => {
+    const faults = faultCodes();
+    for (const code of relayCodes()) {
+      for (const [lang, texts] of Object.entries(TEXTS)) {
+        const text = (texts.errors as Record<string, string | undefined>)[code];
+        assert.ok(faults.has(code) || text?.trim(), `${lang}: no text for ${code}, and it is not a FaultCode`);
+      }
+    }
+  });
+
+  it('the widget has a text for every problem key, in every built-in language', () => {
+    for (const [lang, texts] of Object.entries(TEXTS)) {
+      for (const key of Object.keys(PROBLEM_TEXTS_EN)) {
+        assert.ok((texts.problems as Record<string, string | undefined>)[key]?.trim(), `${lang}: no text for problem ${key}`);
+      }
+    }
+  });
+
+  it('the billing-side codes are the billing_ ones, and the widget reads them as billing failures', () => {
+    assert.deepEqual(ERROR_CODES.filter(isBillingCode), ['billing_rejected', 'billing_error', 'billing_unavailable', 'billing_timeout']);
+    for (const code of ERROR_CODES) {
+      const failure = relayError(new Response(null, { status: 502 }), { error: { code, message: 'm' } });
+      assert.equal(failure.type, isBillingCode(code) ? 'billing' : 'relay', code);
+      assert.equal(failure.code, code);
+    }
+  });
+});
