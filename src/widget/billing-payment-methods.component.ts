@@ -3,12 +3,24 @@ import { BillingElement, toPayError } from './billing-element.js';
 import sharedStyles from './billing-element.styles.js';
 import styles from './billing-payment-methods.styles.js';
 import { emit } from './events.js';
-import { fill } from './i18n.js';
+import { fill, TEXTS, type Lang, type Texts } from './i18n.js';
 import { LocalizeController } from './localize.js';
-import { PAYMENT_METHODS_SPEECH, type PaymentMethodsSpeech, type PaymentMethodsTexts } from './payment-methods.i18n.js';
+import { PAYMENT_METHODS_TEXTS, type PaymentMethodsTexts } from './payment-methods.i18n.js';
 import type { PayError } from './relay-client.js';
 import type { ReadyState } from './readiness.js';
 import { disablePaymentMethod, fetchPaymentMethods, type SavedPaymentMethod } from './session-client.js';
+
+/** What `<billing-payment-methods>` says: its own texts, and the labels it shares with `<billing-pay>`. */
+interface PaymentMethodsSpeech {
+  labels: Texts['labels'];
+  methods: PaymentMethodsTexts;
+}
+
+/** The built-in texts a page's `texts` are layered on, per language. */
+const PAYMENT_METHODS_SPEECH: Record<Lang, PaymentMethodsSpeech> = {
+  en: { labels: TEXTS.en.labels, methods: PAYMENT_METHODS_TEXTS.en },
+  ru: { labels: TEXTS.ru.labels, methods: PAYMENT_METHODS_TEXTS.ru },
+};
 
 /** Where the list is: waiting for its request (or for `relay` and `session`), shown, or failed to load. */
 export type PaymentMethodsState = ReadyState;

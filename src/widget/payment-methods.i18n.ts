@@ -1,8 +1,8 @@
 /**
  * The texts of `<billing-payment-methods>` in English and Russian. The language and a page's `texts` are resolved as
  * for `<billing-pay>` (`layerTexts` in i18n.ts, the part `methods`); `{title}` is the method's name as shown in the list.
+ * (No import: i18n.ts reads `PaymentMethodsTexts` from here for the `methods` part of a page's `texts`.)
  */
-import { TEXTS, type Lang, type Texts } from './i18n.js';
 
 const EN = {
   list: 'Saved payment methods',
@@ -31,7 +31,7 @@ const EN = {
 
 export type PaymentMethodsTexts = typeof EN;
 
-export const PAYMENT_METHODS_TEXTS: Record<Lang, PaymentMethodsTexts> = {
+export const PAYMENT_METHODS_TEXTS: { en: PaymentMethodsTexts; ru: PaymentMethodsTexts } = {
   en: EN,
   ru: {
     list: 'Сохранённые способы оплаты',
@@ -58,16 +58,4 @@ export const PAYMENT_METHODS_TEXTS: Record<Lang, PaymentMethodsTexts> = {
     error_network: 'Не удалось связаться с платёжным сервисом. Проверьте соединение и попробуйте ещё раз.',
     error_timeout: 'Платёжный сервис не ответил вовремя. Попробуйте ещё раз.',
   },
-};
-
-/** What `<billing-payment-methods>` says: its own texts, and the labels it shares with `<billing-pay>`. */
-export interface PaymentMethodsSpeech {
-  labels: Texts['labels'];
-  methods: PaymentMethodsTexts;
-}
-
-/** The built-in texts a page's `texts` are layered on, per language. */
-export const PAYMENT_METHODS_SPEECH: Record<Lang, PaymentMethodsSpeech> = {
-  en: { labels: TEXTS.en.labels, methods: PAYMENT_METHODS_TEXTS.en },
-  ru: { labels: TEXTS.ru.labels, methods: PAYMENT_METHODS_TEXTS.ru },
 };
