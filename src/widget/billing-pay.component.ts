@@ -16,7 +16,8 @@ import { LocalizeController } from './localize.js';
 import { PaymentSender, type SubmitState } from './payment-sender.js';
 
 export type { SubmitState } from './payment-sender.js';
-import { PayError, type RelayConfig } from './relay-client.js';
+import type { PaymentOptions } from '../eps/relay-api.js';
+import { PayError } from './relay-client.js';
 
 /**
  * A payment form for a merchant's page: the client picks a payment system, enters an amount and how to find their
@@ -112,7 +113,7 @@ export class BillingPay extends BillingElement {
   private shownLocale?: string;
 
   /** The relay's `/config`, once loaded. */
-  private config: RelayConfig | null = null;
+  private config: PaymentOptions | null = null;
   /** Where the current submit is. */
   private submitState: SubmitState = 'idle';
   /** The last failure (with its cause), shown in the status region. */

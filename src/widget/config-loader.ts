@@ -6,11 +6,12 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { SESSION_LOOKUP_KIND } from '../eps/lookup.js';
 import { toPayError } from './billing-element.js';
-import { fetchConfig, sleep, type RelayConfig } from './relay-client.js';
+import type { PaymentOptions } from '../eps/relay-api.js';
+import { fetchConfig, sleep } from './relay-client.js';
 import { fetchSessionAgreement } from './session-client.js';
 
 export interface LoadedConfig {
-  config: RelayConfig;
+  config: PaymentOptions;
   /** The agreement the session names, where the relay offers finding it by its ID; else empty. */
   sessionAgreement: string;
 }

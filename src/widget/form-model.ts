@@ -7,9 +7,9 @@ import { toMinorUnits } from '../eps/amount.js';
 import { checkRequest } from '../eps/check.js';
 import { isLookupKind, LOOKUP_INPUTS, SESSION_LOOKUP_KIND, type LookupKind } from '../eps/lookup.js';
 import type { PaymentRequest } from '../eps/request.js';
-import { SYSTEMS, type SystemId } from '../eps/systems.js';
+import { canSaveMethod, SYSTEMS, type SystemId } from '../eps/systems.js';
 import { parseAmountInput } from './amount-input.js';
-import type { RelayConfig, RelaySystem } from './relay-client.js';
+import type { OfferedSystem, PaymentOptions } from '../eps/relay-api.js';
 import { buildPaymentRequest, takes, TEXT_PARAMS, type TextParam } from './request.js';
 
 /** The text fields a person types into. */
@@ -19,7 +19,7 @@ export const NO_VALUES: Readonly<Record<ValueKey, string>> = { amount: '', looku
 
 /** Everything the form depends on: the attributes, the relay's answers and the person's entries. */
 export interface FormInput {
-  config: RelayConfig | null;
+  config: PaymentOptions | null;
   /** The attributes `systems`, `lookup`, `agreement`, `amount`, `amount-fixed`, `allow-link-only`. */
   systems: string;
   lookup: string;
@@ -54,8 +54,8 @@ export interface Field {
 
 /** What the form shows. */
 export interface FormView {
-  systems: RelaySystem[];
-  system: RelaySystem | undefined;
+  systems: OfferedSystem[];
+  system: OfferedSystem | undefined;
   kinds: LookupKind[];
   kind: LookupKind;
   /** The agreement the client does not type: the merchant's preset, else the session's. */
@@ -103,7 +103,7 @@ export function formView(input: FormInput): FormView {
   const kinds = listed.length ? [...new Set(listed)] : ([5] as LookupKind[]);
   const kind = preset ? kinds[0]! : (kinds.find((k) => k === input.chosenKind) ?? kinds[0]!);
   const spec = system && SYSTEMS[system.id];
-  const canSave = Boolean(system?.canSave && spec?.autopay);
+  const canSave = Boolean(system?.canSave && canSaveMethod(system.id));
   const linkOnly = canSave && input.allowLinkOnly && Boolean(system?.linkOnly && spec?.linkOnly);
   const saveParams = canSave ? Object.keys({ ...spec!.autopay, ...spec!.linkOnly }) : [];
 

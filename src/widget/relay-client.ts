@@ -37,10 +37,6 @@ export class PayError extends Error {
   readonly retryAfter?: number;
 }
 
-/** @deprecated The contract's name is `OfferedSystem` (src/eps/relay-api.ts); kept until the component uses it. */
-export type RelaySystem = OfferedSystem;
-/** @deprecated The contract's name is `PaymentOptions` (src/eps/relay-api.ts); kept until the component uses it. */
-export type RelayConfig = PaymentOptions;
 
 /** How long one request may take before it counts as a network failure. */
 export const REQUEST_TIMEOUT_MS = 30_000;
