@@ -8,7 +8,6 @@ import { expect, waitUntil } from '@open-wc/testing';
 import sinon from 'sinon';
 import { paymentReturnText, readPaymentReturn, showPaymentReturn, type PageWindow } from '../../demo/payment-return.js';
 import { cyrillicShare } from './helpers.js';
-import { skipIn } from './input.js';
 
 /** The texts a person sees on a demo page, the elements' own (and code, and the event log) aside. */
 function visibleTexts(doc: Document): string[] {
@@ -73,13 +72,6 @@ async function page(path: string): Promise<Document> {
 }
 
 describe('demo pages', () => {
-  // Seen here since the demo pages became bilingual: in WebKitGTK this file's demo frames leave WebKitWebDriver not
-  // answering (a frame removed within ~0.1 s of its page's start hangs it; 1.5 s later it does not), and the engine's
-  // run is stopped. The cause is not found yet; the demo pages (not the widget) go untested in WebKit until it is.
-  before(async function () {
-    await skipIn(this, ['webkit'], 'WebKitWebDriver stops answering after a demo page frame is removed as it starts');
-  });
-
   let region: HTMLParagraphElement;
 
   beforeEach(() => {
