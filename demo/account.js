@@ -39,24 +39,31 @@ for (const el of [pay, methods]) {
 }
 
 // A real merchant would render the session into the page or fetch it from their own backend, as here.
-try {
-  const answer = await fetch('/demo-session', { headers: { Accept: 'application/json' } });
-  if (!answer.ok) throw new Error(`GET /demo-session answered ${answer.status}`);
-  const { session } = await answer.json();
-  methods.session = session;
-  pay.session = session;
-} catch (error) {
-  // The cause and the command as code: they are the program's words, not the page's.
-  const code = (text) => Object.assign(document.createElement('code'), { textContent: text });
-  sayNoSession = () => {
-    const ru = document.documentElement.lang === 'ru';
-    sessionState.replaceChildren(
-      ru ? 'Нет клиентской сессии (' : 'No client session (',
-      code(error.message),
-      ru ? '). Запущен ли демо-сервер (' : '). Is the demo server (',
-      code('npm start'),
-      ru ? ')?' : ') running?',
-    );
-  };
-  sayNoSession();
+async function askForSession() {
+  try {
+    const answer = await fetch('/demo-session', { headers: { Accept: 'application/json' } });
+    if (!answer.ok) throw new Error(`GET /demo-session answered ${answer.status}`);
+    const { session } = await answer.json();
+    methods.session = session;
+    pay.session = session;
+  } catch (error) {
+    // The cause and the command as code: they are the program's words, not the page's.
+    const code = (text) => Object.assign(document.createElement('code'), { textContent: text });
+    sayNoSession = () => {
+      const ru = document.documentElement.lang === 'ru';
+      sessionState.replaceChildren(
+        ru ? 'Нет клиентской сессии (' : 'No client session (',
+        code(error.message),
+        ru ? '). Запущен ли демо-сервер (' : '). Is the demo server (',
+        code('npm start'),
+        ru ? ')?' : ') running?',
+      );
+    };
+    sayNoSession();
+  }
 }
+// Started, not awaited: no top-level await in this module. In WebKit (WebKitGTK 2.50) a module whose top-level await
+// is still pending when its document is detached — this page in a frame that is removed as it loads — leaves the web
+// process spinning, and the page that held the frame, and every other page in that process, stop responding.
+// test/widget/demo.test.ts removes the page's frame at that very moment.
+askForSession();

@@ -1,13 +1,13 @@
 /**
  * The demo pages (demo/, `npm start`): back from the payment page with `?payment_id=N&status=…`, the client reads how
  * it went, above the widget, in a `role="status"` region and in the page's language; the query leaves the address
- * bar; a crafted query can put no markup in the page. The pages also have a favicon (no 404 in the console).
+ * bar; a crafted query can put no markup in the page. The pages also have a favicon (no 404 in the console), and a
+ * page's frame removed as the page starts leaves the page that held it running.
  */
 import { expect, waitUntil } from '@open-wc/testing';
 import sinon from 'sinon';
 import { paymentReturnText, readPaymentReturn, showPaymentReturn, type PageWindow } from '../../demo/payment-return.js';
 import { cyrillicShare } from './helpers.js';
-import { skipIn } from './input.js';
 
 /** The texts a person sees on a demo page, the elements' own (and code, and the event log) aside. */
 function visibleTexts(doc: Document): string[] {
@@ -33,6 +33,31 @@ async function frameAt(src: string): Promise<HTMLIFrameElement> {
   return frame;
 }
 
+/**
+ * Opens a demo page in a frame and removes the frame at the first microtask checkpoint after the page's script has set
+ * the page's language — that is, as soon as the script's synchronous part has run, before anything it asked the network
+ * for can have answered. Answers whether `/demo-session` (the account page's request) had finished by then.
+ */
+async function removeAsItStarts(src: string): Promise<{ sessionAnswered: boolean }> {
+  const frame = document.createElement('iframe');
+  frame.src = src;
+  document.body.append(frame);
+  // The page's document, caught before its module scripts ran (they wait for the page to be parsed and for their imports).
+  await waitUntil(() => frame.contentDocument && frame.contentDocument.URL !== 'about:blank', `${src} did not load`, { interval: 1, timeout: 4000 });
+  const doc = frame.contentDocument!;
+  expect(doc.querySelector('billing-pay')?.hasAttribute('lang'), 'the page had started already').to.not.equal(true);
+  const win = frame.contentWindow!;
+  return new Promise((resolve) => {
+    new MutationObserver((_, observer) => {
+      if (!doc.querySelector('billing-pay')?.hasAttribute('lang')) return;
+      observer.disconnect();
+      const sessionAnswered = win.performance.getEntriesByType('resource').some((entry) => entry.name.endsWith('/demo-session'));
+      frame.remove();
+      resolve({ sessionAnswered });
+    }).observe(doc, { subtree: true, attributeFilter: ['lang'] });
+  });
+}
+
 /** A window whose address, history and language the test controls. */
 function pageAt(href: string, lang = 'en') {
   const replaceState = sinon.spy();
@@ -47,13 +72,6 @@ async function page(path: string): Promise<Document> {
 }
 
 describe('demo pages', () => {
-  // Seen here since the demo pages became bilingual: in WebKitGTK this file's demo frames leave WebKitWebDriver not
-  // answering (a frame removed within ~0.1 s of its page's start hangs it; 1.5 s later it does not), and the engine's
-  // run is stopped. The cause is not found yet; the demo pages (not the widget) go untested in WebKit until it is.
-  before(async function () {
-    await skipIn(this, ['webkit'], 'WebKitWebDriver stops answering after a demo page frame is removed as it starts');
-  });
-
   let region: HTMLParagraphElement;
 
   beforeEach(() => {
@@ -149,6 +167,20 @@ describe('demo pages', () => {
       } finally {
         frame.remove();
       }
+    });
+  }
+
+  // WebKitGTK 2.50: a module whose top-level await is still pending when its document is detached leaves the web
+  // process spinning (a page of one module, `await fetch(…)` at its top level, does it; the same fetch in an async
+  // function that is not awaited does not). This test page, and WebKitWebDriver's every command to it, then hang, and
+  // the engine's run is stopped by its time limit (test/widget/engines.ts) rather than failed here. account.js awaited
+  // its session at the top level, and this file's frames, removed as their pages started, hung WebKit that way.
+  for (const path of ['/demo/index.html', '/demo/account.html']) {
+    it(`${path} in a frame removed as the page starts, its requests in flight: the page that held it keeps running`, async () => {
+      const { sessionAnswered } = await removeAsItStarts(`${path}?lang=ru`);
+      expect(sessionAnswered, 'removed before /demo-session answered').to.equal(false);
+      // This page's own work goes on (a request answered); in the hang, nothing here runs again.
+      expect((await fetch('/demo/favicon.svg')).status).to.equal(200);
     });
   }
 
