@@ -10,14 +10,15 @@ import type { Context, Env as HonoEnv, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { agreementPage, homePage, type ReportedJump } from './card-pages.js';
-import { OperationError, disableMethod, freezeClock, moveClock, reset, unfreezeClock, type OperationsContext } from './operations.js';
+import { OperationError, disableMethod, freezeClock, moveClock, reset, unfreezeClock } from './operations.js';
 import { messagePage } from './pages.js';
 import type { ClockJump } from './scheduler.js';
+import type { SandboxState } from './state.js';
 
 /** How many of the latest moves made with the pages' forms can still be shown (`?jump=N`). */
 const JUMPS_KEPT = 20;
 
-export function mountAdmin<E extends HonoEnv>(app: Hono<E>, state: OperationsContext, auth: MiddlewareHandler): void {
+export function mountAdmin<E extends HonoEnv>(app: Hono<E>, state: SandboxState, auth: MiddlewareHandler): void {
   const { store } = state;
   /** The latest moves made with the forms, by number, so the page they return to can report them. */
   const jumps = new Map<number, ReportedJump>();

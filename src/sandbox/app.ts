@@ -76,15 +76,12 @@ import { LOOKUP_KINDS, isLookupKind } from '../eps/lookup.js';
 import { problemText } from '../eps/messages.js';
 import { BILLING_POLICY, SYSTEM_IDS, SYSTEMS, readBooleans, systemParamsSchema, type SystemId } from '../eps/systems.js';
 import { mountAdmin } from './admin.js';
-import { basicMatches, bearerAuth, controlAuth, TokenBook } from './auth.js';
-import { Autopayments } from './autopayments.js';
+import { basicMatches, bearerAuth, controlAuth } from './auth.js';
 import { parseTimestamp } from './calendar.js';
-import { Charging } from './charging.js';
-import { SandboxClock, type ClockOptions } from './clock.js';
+import { SANDBOX_DEFAULTS } from './config.js';
 import { controlApi } from './control-api.js';
 import { injectFaults, type SandboxFaults } from './faults.js';
 import { messagePage, outcomePage, paymentPage, SANDBOX_CSS } from './pages.js';
-import { Scheduler } from './scheduler.js';
 import {
   epsPaymentSchema,
   issuesMessage,
@@ -94,102 +91,24 @@ import {
   subscriptionChangeSchema,
   type ServiceItem,
 } from './schemas.js';
-import { createSeededStore, seedStart, seedSubscriptions } from './seed.js';
-import { TEST_CARDS, timestamp, type Payment, type SandboxStore, type SubscriptionService, type Tariff } from './store.js';
+import { createSandboxState, type SandboxCall, type SandboxCounts, type SandboxState, type SandboxStateOptions } from './state.js';
+import { TEST_CARDS, timestamp, type Payment, type SubscriptionService, type Tariff } from './store.js';
 
 export const API_PREFIX = '/api/rest/v1';
 
 /** The largest amount, in minor units: 15 significant digits, so a JSON number carries it exactly. */
 export const MAX_AMOUNT_MINOR = 999_999_999_999_999n;
 
-export interface SandboxAppOptions {
+export interface SandboxAppOptions extends SandboxStateOptions {
   /** Basic credentials of `GET /auth`; default `demo` / `demo-secret`. */
   username?: string;
   password?: string;
-  /** Lifetime of a token, in seconds; default 600. */
-  tokenTtlSeconds?: number;
   /** The `eps_uuid` of each payment system; default `sandbox-eps-a`, `-b`, `-c`. */
   epsUuids?: Record<SystemId, string>;
   /** Origin of the hosted pages in `confirmation_url` (no trailing slash); default the origin of each request. */
   publicUrl?: string | (() => string);
-  /** The sandbox clock: its start (default the real time) and whether it stands still between moves (default: runs). */
-  clock?: ClockOptions;
-  /** N of autopayment trigger 1: days before a new billing period; default 1. */
-  autopaymentLeadDays?: number;
   /** A token that opens the control API (`Authorization: Bearer <it>`) besides the Basic credentials; default none. */
   controlToken?: string;
-}
-
-/** One API request as it reached the sandbox. */
-export interface SandboxCall {
-  method: string;
-  /** Path under the API prefix: `/eps_payments`. */
-  path: string;
-  /** The raw query string without `?` (`''` when none). */
-  query: string;
-  authorization: string | null;
-  /** The body parsed as JSON; `undefined` when there was none or it was not JSON. */
-  body: unknown;
-  /** The body as received, to assert its exact text (`"amount":1500.50`). */
-  rawBody: string;
-  /** The HTTP status answered. */
-  status?: number;
-}
-
-export interface SandboxCounts {
-  /** Requests to `GET /auth`, answered or not. */
-  auth: number;
-  /** Requests to `POST /eps_payments`, answered or not. */
-  epsPayments: number;
-}
-
-/** What the app reads and changes; the server hands it to tests. */
-export interface SandboxState {
-  /** The one source of sandbox time. */
-  clock: SandboxClock;
-  store: SandboxStore;
-  charging: Charging;
-  autopayments: Autopayments;
-  /** Processes charges and triggers up to the clock's time; moves the clock. */
-  scheduler: Scheduler;
-  tokens: TokenBook;
-  calls: SandboxCall[];
-  counts: SandboxCounts;
-  faults: SandboxFaults;
-  /** Aborted when the sandbox closes, to cut injected delays short. */
-  closing: AbortController;
-  /** N as configured at start-up, which a reset restores. */
-  startLeadDays: number;
-}
-
-export const DEFAULT_EPS_UUIDS: Readonly<Record<SystemId, string>> = { A: 'sandbox-eps-a', B: 'sandbox-eps-b', C: 'sandbox-eps-c' };
-
-export function createSandboxState(options: Pick<SandboxAppOptions, 'tokenTtlSeconds' | 'clock' | 'autopaymentLeadDays'> = {}): SandboxState {
-  const ttl = options.tokenTtlSeconds ?? 600;
-  if (!Number.isInteger(ttl) || ttl <= 0) throw new TypeError(`tokenTtlSeconds must be a positive integer, not ${ttl}`);
-  const clock = new SandboxClock(options.clock);
-  const store = createSeededStore(() => clock.millis());
-  const charging = new Charging(store);
-  const autopayments = new Autopayments(store, charging);
-  const since = seedStart(clock.millis());
-  const startLeadDays = options.autopaymentLeadDays ?? 1;
-  const scheduler = new Scheduler(store, clock, charging, autopayments, { leadDays: startLeadDays, since });
-  seedSubscriptions(store, since);
-  scheduler.catchUp();
-  return {
-    clock,
-    store,
-    charging,
-    autopayments,
-    scheduler,
-    // Tokens live by the sandbox clock: moving it past `expires_in` expires them.
-    tokens: new TokenBook(ttl, () => clock.millis()),
-    calls: [],
-    counts: { auth: 0, epsPayments: 0 },
-    faults: {},
-    closing: new AbortController(),
-    startLeadDays,
-  };
 }
 
 type ParsedBody = { kind: 'json'; value: unknown } | { kind: 'empty' } | { kind: 'invalid' };
@@ -203,9 +122,9 @@ const HTML_HEADERS = {
 };
 
 export function createSandboxApp(options: SandboxAppOptions = {}, state: SandboxState = createSandboxState(options)): Hono<Env> {
-  const username = options.username ?? 'demo';
-  const password = options.password ?? 'demo-secret';
-  const epsUuids = options.epsUuids ?? DEFAULT_EPS_UUIDS;
+  const username = options.username ?? SANDBOX_DEFAULTS.username;
+  const password = options.password ?? SANDBOX_DEFAULTS.password;
+  const epsUuids = options.epsUuids ?? SANDBOX_DEFAULTS.epsUuids;
   const systemOf = new Map(SYSTEM_IDS.map((system) => [epsUuids[system], system]));
   if (systemOf.size !== SYSTEM_IDS.length || [...systemOf.keys()].some((uuid) => !uuid)) {
     throw new TypeError('epsUuids needs three different, non-empty identifiers (A, B, C)');

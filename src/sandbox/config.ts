@@ -2,6 +2,7 @@
  * The sandbox's start-up options, read once from the environment by `server.ts`; a bad start names every bad
  * variable. Documented in the README's "Sandbox reference".
  */
+import type { SystemId } from '../eps/systems.js';
 import { parseInstant } from './clock.js';
 import type { ClockOptions } from './clock.js';
 
@@ -18,7 +19,17 @@ export interface SandboxConfig {
   controlToken?: string;
 }
 
-export const SANDBOX_DEFAULTS = { port: 8790, host: '127.0.0.1', username: 'demo', password: 'demo-secret', tokenTtlSeconds: 600, autopaymentLeadDays: 1 } as const;
+/** The default of every option, for the environment here and for the sandbox started in-process (`startSandbox`). */
+export const SANDBOX_DEFAULTS = {
+  port: 8790,
+  host: '127.0.0.1',
+  username: 'demo',
+  password: 'demo-secret',
+  tokenTtlSeconds: 600,
+  autopaymentLeadDays: 1,
+  /** The `eps_uuid` of each payment system. */
+  epsUuids: { A: 'sandbox-eps-a', B: 'sandbox-eps-b', C: 'sandbox-eps-c' } as Readonly<Record<SystemId, string>>,
+} as const;
 
 /** The options of `startSandbox` from `SANDBOX_*` variables, or an Error whose message lists every problem. */
 export function loadSandboxConfig(env: Record<string, string | undefined> = process.env): SandboxConfig {

@@ -32,9 +32,9 @@ import {
   settings,
   unfreezeClock,
   type FaultsView,
-  type OperationsContext,
 } from './operations.js';
 import { issuesMessage } from './schemas.js';
+import type { SandboxState } from './state.js';
 
 const moveSchema = z.strictObject({ advance: z.optional(z.union([z.string(), z.number()])), to: z.optional(z.string()) });
 
@@ -61,7 +61,7 @@ const faultSchema = z
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
-export function controlApi(ctx: OperationsContext, auth: MiddlewareHandler): Hono {
+export function controlApi(ctx: SandboxState, auth: MiddlewareHandler): Hono {
   const api = new Hono();
   api.use('*', auth);
   api.use('*', bodyLimit({ maxSize: 16 * 1024, onError: () => { throw new HTTPException(413, { message: 'the body is larger than 16 KB' }); } }));

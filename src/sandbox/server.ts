@@ -5,14 +5,15 @@
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
-import { API_PREFIX, DEFAULT_EPS_UUIDS, createSandboxApp, createSandboxState, type SandboxAppOptions, type SandboxCall, type SandboxCounts } from './app.js';
+import { API_PREFIX, createSandboxApp, type SandboxAppOptions } from './app.js';
 import { SANDBOX_DEFAULTS, loadSandboxConfig } from './config.js';
 import type { SandboxFaults } from './faults.js';
 import { reset } from './operations.js';
 import type { ClockJump } from './scheduler.js';
+import { createSandboxState, type SandboxCall, type SandboxCounts } from './state.js';
 import type { SandboxStore } from './store.js';
 
-export type { SandboxCall, SandboxCounts } from './app.js';
+export type { SandboxCall, SandboxCounts } from './state.js';
 export type { ClockOptions } from './clock.js';
 export type { Fault, SandboxFaults } from './faults.js';
 export type { ClockJump } from './scheduler.js';
@@ -80,7 +81,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const state = createSandboxState(options);
   let url = '';
   const app = createSandboxApp({ ...options, publicUrl: () => options.publicUrl?.replace(/\/+$/, '') ?? url }, state);
-  const host = options.host ?? '127.0.0.1';
+  const host = options.host ?? SANDBOX_DEFAULTS.host;
   const server = await listen(app.fetch, options.port ?? 0, host);
   url = `http://${/^(?:0\.0\.0\.0|::)$/.test(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`;
   const { clock, scheduler } = state;
@@ -97,11 +98,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     revokeTokens: () => state.tokens.revokeAll(),
     reset: () => void reset(state),
     relayEnv: () => {
-      const uuids = { ...DEFAULT_EPS_UUIDS, ...options.epsUuids };
+      const uuids = { ...SANDBOX_DEFAULTS.epsUuids, ...options.epsUuids };
       return {
         BILLING_BASE_URL: `${url}${API_PREFIX}`,
-        BILLING_USERNAME: options.username ?? 'demo',
-        BILLING_PASSWORD: options.password ?? 'demo-secret',
+        BILLING_USERNAME: options.username ?? SANDBOX_DEFAULTS.username,
+        BILLING_PASSWORD: options.password ?? SANDBOX_DEFAULTS.password,
         EPS_UUID_A: uuids.A,
         EPS_UUID_B: uuids.B,
         EPS_UUID_C: uuids.C,
@@ -148,7 +149,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const sandbox = await startSandbox(options);
-  const uuids = DEFAULT_EPS_UUIDS;
+  const uuids = SANDBOX_DEFAULTS.epsUuids;
   // The password is shown only when it is the public demo default; a configured one, and the control token, never.
   const password = options.password === SANDBOX_DEFAULTS.password ? SANDBOX_DEFAULTS.password : '(from SANDBOX_PASSWORD)';
   console.log(`

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createSandboxState } from '../../src/sandbox/app.js';
+import { createSandboxState } from '../../src/sandbox/state.js';
 import { agreementPage, spanText } from '../../src/sandbox/card-pages.js';
 import { AUTOPAY_A, INTERNET, SHOP, T0, decide, moveClock, newAgreement, payment, saveMethod, startFrozen, subscribe, topUp, type Client } from './helpers.js';
 

@@ -1,0 +1,91 @@
+/**
+ * The state of one sandbox: its clock, the billing data and the rules that act on it, the tokens issued, and what
+ * tests inspect (the calls received, the counts, the faults set). The routes, the operations and `startSandbox` all
+ * read and change this one object.
+ */
+import { TokenBook } from './auth.js';
+import { Autopayments } from './autopayments.js';
+import { Charging } from './charging.js';
+import { SandboxClock, type ClockOptions } from './clock.js';
+import { SANDBOX_DEFAULTS } from './config.js';
+import type { SandboxFaults } from './faults.js';
+import { Scheduler } from './scheduler.js';
+import { seed } from './seed.js';
+import { SandboxStore } from './store.js';
+
+/** One API request as it reached the sandbox. */
+export interface SandboxCall {
+  method: string;
+  /** Path under the API prefix: `/eps_payments`. */
+  path: string;
+  /** The raw query string without `?` (`''` when none). */
+  query: string;
+  authorization: string | null;
+  /** The body parsed as JSON; `undefined` when there was none or it was not JSON. */
+  body: unknown;
+  /** The body as received, to assert its exact text (`"amount":1500.50`). */
+  rawBody: string;
+  /** The HTTP status answered. */
+  status?: number;
+}
+
+export interface SandboxCounts {
+  /** Requests to `GET /auth`, answered or not. */
+  auth: number;
+  /** Requests to `POST /eps_payments`, answered or not. */
+  epsPayments: number;
+}
+
+export interface SandboxState {
+  /** The one source of sandbox time. */
+  clock: SandboxClock;
+  store: SandboxStore;
+  charging: Charging;
+  autopayments: Autopayments;
+  /** Processes charges and triggers up to the clock's time; moves the clock. */
+  scheduler: Scheduler;
+  tokens: TokenBook;
+  calls: SandboxCall[];
+  counts: SandboxCounts;
+  faults: SandboxFaults;
+  /** Aborted when the sandbox closes, to cut injected delays short. */
+  closing: AbortController;
+  /** N as configured at start-up, which a reset restores. */
+  startLeadDays: number;
+}
+
+export interface SandboxStateOptions {
+  /** Lifetime of a token, in seconds of sandbox time; default 600. */
+  tokenTtlSeconds?: number;
+  /** The sandbox clock: its start (default the real time) and whether it stands still between moves (default: runs). */
+  clock?: ClockOptions;
+  /** N of autopayment trigger 1: days before a new billing period; default 1. */
+  autopaymentLeadDays?: number;
+}
+
+/** A sandbox's state, seeded, its history (the seeded months) already processed. */
+export function createSandboxState(options: SandboxStateOptions = {}): SandboxState {
+  const ttl = options.tokenTtlSeconds ?? SANDBOX_DEFAULTS.tokenTtlSeconds;
+  if (!Number.isInteger(ttl) || ttl <= 0) throw new TypeError(`tokenTtlSeconds must be a positive integer, not ${ttl}`);
+  const clock = new SandboxClock(options.clock);
+  const store = new SandboxStore(() => clock.millis());
+  const charging = new Charging(store);
+  const autopayments = new Autopayments(store, charging);
+  const startLeadDays = options.autopaymentLeadDays ?? SANDBOX_DEFAULTS.autopaymentLeadDays;
+  const state: SandboxState = {
+    clock,
+    store,
+    charging,
+    autopayments,
+    scheduler: new Scheduler(store, clock, charging, autopayments, { leadDays: startLeadDays }),
+    // Tokens live by the sandbox clock: moving it past `expires_in` expires them.
+    tokens: new TokenBook(ttl, () => clock.millis()),
+    calls: [],
+    counts: { auth: 0, epsPayments: 0 },
+    faults: {},
+    closing: new AbortController(),
+    startLeadDays,
+  };
+  seed(state);
+  return state;
+}
