@@ -77,7 +77,7 @@ import { problemText } from '../eps/messages.js';
 import { BILLING_POLICY, SYSTEM_IDS, SYSTEMS, readBooleans, systemParamsSchema, type SystemId } from '../eps/systems.js';
 import { mountAdmin } from './admin.js';
 import { basicMatches, bearerAuth, controlAuth } from './auth.js';
-import { parseTimestamp } from './calendar.js';
+import { parseTimestamp, timestamp } from './calendar.js';
 import { SANDBOX_DEFAULTS } from './config.js';
 import { controlApi } from './control-api.js';
 import { injectFaults, type SandboxFaults } from './faults.js';
@@ -92,7 +92,9 @@ import {
   type ServiceItem,
 } from './schemas.js';
 import { createSandboxState, type SandboxCall, type SandboxCounts, type SandboxState, type SandboxStateOptions } from './state.js';
-import { TEST_CARDS, timestamp, type Payment, type SubscriptionService, type Tariff } from './store.js';
+import { findAgreement } from './agreement-lookup.js';
+import { TEST_CARDS, decidePayment, defaultCard, paymentTerms } from './payment-decision.js';
+import type { Payment, SubscriptionService, Tariff } from './records.js';
 
 export const API_PREFIX = '/api/rest/v1';
 
@@ -270,7 +272,7 @@ export function createSandboxApp(options: SandboxAppOptions = {}, state: Sandbox
       throw badRequest(problems.join(' '));
     }
 
-    const agreement = store.findAgreement(kind, input.agreement_param_value);
+    const agreement = findAgreement(store, kind, input.agreement_param_value);
     if (!agreement) throw notFound('agreement not found');
 
     const payment = store.addPayment({
@@ -281,6 +283,7 @@ export function createSandboxApp(options: SandboxAppOptions = {}, state: Sandbox
       agreement_param_id: kind,
       agreement_param_value: input.agreement_param_value,
       params,
+      ...paymentTerms(system, params),
     });
     const response = {
       payment_id: payment.payment_id,
@@ -337,7 +340,7 @@ export function createSandboxApp(options: SandboxAppOptions = {}, state: Sandbox
   app.get('/pay/:id', (c) => {
     const payment = hostedPayment(c);
     if (payment.status !== 'pending') return c.html(outcomePage(payment, returnUrlOf(payment)));
-    return c.html(paymentPage(payment, store.agreements.get(payment.agreement_id), store.defaultCard(payment.agreement_id, payment.system)));
+    return c.html(paymentPage(payment, store.agreements.get(payment.agreement_id), defaultCard(store, payment.agreement_id, payment.system)));
   });
 
   app.post('/pay/:id', bodyLimit({ maxSize: 4 * 1024 }), async (c) => {
@@ -345,10 +348,9 @@ export function createSandboxApp(options: SandboxAppOptions = {}, state: Sandbox
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const decision = form.decision;
     if (decision !== 'pay' && decision !== 'decline') throw new HTTPException(400, { message: 'Choose Pay or Decline.' });
-    const card = form.card ?? store.defaultCard(payment.agreement_id, payment.system);
+    const card = form.card ?? defaultCard(store, payment.agreement_id, payment.system);
     if (typeof card !== 'string' || !(TEST_CARDS as readonly string[]).includes(card)) throw new HTTPException(400, { message: 'Choose one of the test cards.' });
-    const { first } = store.decidePayment(payment, decision, card);
-    if (first && payment.credited) state.charging.settle(payment.agreement_id, clock.millis());
+    decidePayment(state, payment, decision, card);
     const target = returnUrlOf(payment);
     return target ? c.redirect(target, 303) : c.html(outcomePage(payment, undefined));
   });

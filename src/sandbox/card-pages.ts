@@ -8,7 +8,7 @@
 import { html } from 'hono/html';
 import { formatMinorUnits, toMinorUnits } from '../eps/amount.js';
 import { LOOKUP_KEYS } from '../eps/lookup.js';
-import { TRIGGER_TEXT } from './autopayments.js';
+import { TRIGGER_TEXT, autopaymentMethodOf } from './autopayments.js';
 import { DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS, dateOf, timestamp } from './calendar.js';
 import type { Charging } from './charging.js';
 import type { SandboxClock } from './clock.js';
@@ -22,11 +22,11 @@ import {
   type BillingEventKind,
   type Payment,
   type PaymentMethod,
-  type SandboxStore,
   type Subscription,
   type SubscriptionState,
   type SubscriptionVersion,
-} from './store.js';
+} from './records.js';
+import type { SandboxStore } from './store.js';
 
 /** A move of the clock made with a page's form, by its number (`?jump=N` on the page it returns to). */
 export interface ReportedJump extends ClockJump {
@@ -105,7 +105,7 @@ export function agreementPage(ctx: CardContext, agreement: Agreement, jump?: Rep
   const user = store.users.get(agreement.user_id);
   const label = agreementLabel(agreement);
   const subscriptions = store.subscriptionsOf(id);
-  const autopayMethod = store.autopaymentMethodOf(id);
+  const autopayMethod = autopaymentMethodOf(store, id);
   const leads = subscriptions.map((s) => scheduler.leadTime(s)).filter((t): t is number => t !== undefined && t > now);
   const nextLead = leads.length ? Math.min(...leads) : undefined;
   const starts = subscriptions.map((s) => s.billing.next_start).filter((t) => t > now);

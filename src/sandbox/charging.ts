@@ -24,7 +24,8 @@
 import { formatMinorUnits } from '../eps/amount.js';
 import { DAY_MS, dateOf, parseTimestamp, periodContaining, timestamp, type Period } from './calendar.js';
 import { monthlyRate, prorate, type Stretch } from './pricing.js';
-import type { BillingEvent, ChargedPeriod, LedgerEntry, SandboxStore, Subscription, SubscriptionState, SubscriptionVersion } from './store.js';
+import type { BillingEvent, ChargedPeriod, LedgerEntry, Subscription, SubscriptionState, SubscriptionVersion } from './records.js';
+import type { SandboxStore } from './store.js';
 
 /** A part `[from, to)` of a billing period. */
 export interface PeriodPart extends Period {

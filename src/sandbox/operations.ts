@@ -9,7 +9,7 @@ import type { Fault, FaultRoute } from './faults.js';
 import type { ClockJump } from './scheduler.js';
 import { seed } from './seed.js';
 import type { SandboxState } from './state.js';
-import type { Agreement } from './store.js';
+import type { Agreement } from './records.js';
 
 /** An operation refused for a reason the caller can fix; `status` is 400 or 404. */
 export class OperationError extends Error {

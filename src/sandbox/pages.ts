@@ -5,7 +5,8 @@
  */
 import { html, raw } from 'hono/html';
 import { formatMinorUnits } from '../eps/amount.js';
-import { TEST_CARDS, type Agreement, type Payment } from './store.js';
+import { TEST_CARDS } from './payment-decision.js';
+import type { Agreement, Payment } from './records.js';
 
 export type Html = ReturnType<typeof html>;
 

@@ -14,7 +14,8 @@ import { DAY_MS, nextHalfPast, parseTimestamp } from './calendar.js';
 import type { Autopayments } from './autopayments.js';
 import type { Charging } from './charging.js';
 import { moveTarget, parseInstant, type SandboxClock } from './clock.js';
-import type { BillingEvent, SandboxStore, Subscription } from './store.js';
+import type { BillingEvent, Subscription } from './records.js';
+import type { SandboxStore } from './store.js';
 
 export interface SchedulerOptions {
   /** N of trigger 1: days before a period start. */

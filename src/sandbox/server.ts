@@ -17,7 +17,8 @@ export type { SandboxCall, SandboxCounts } from './state.js';
 export type { ClockOptions } from './clock.js';
 export type { Fault, SandboxFaults } from './faults.js';
 export type { ClockJump } from './scheduler.js';
-export type { BillingEvent, SandboxStore } from './store.js';
+export type { BillingEvent } from './records.js';
+export type { SandboxStore } from './store.js';
 
 export interface SandboxOptions extends Omit<SandboxAppOptions, 'publicUrl'> {
   /** Port; default 0 (a free port). */
