@@ -6,7 +6,7 @@
  * clock run" (`POST /clock/freeze`, `/clock/unfreeze`) and "Reset to the seed data" (`POST /reset`), each back to
  * `return_to`. The forms call the same operations as the JSON control API (`operations.ts`).
  */
-import type { Context, Env as HonoEnv, Hono, MiddlewareHandler } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { agreementPage, homePage, type ReportedJump } from './card-pages.js';
@@ -18,8 +18,9 @@ import type { SandboxState } from './state.js';
 /** How many of the latest moves made with the pages' forms can still be shown (`?jump=N`). */
 const JUMPS_KEPT = 20;
 
-export function mountAdmin<E extends HonoEnv>(app: Hono<E>, state: SandboxState, auth: MiddlewareHandler): void {
+export function adminPages(state: SandboxState, auth: MiddlewareHandler): Hono {
   const { store } = state;
+  const routes = new Hono();
   /** The latest moves made with the forms, by number, so the page they return to can report them. */
   const jumps = new Map<number, ReportedJump>();
   let nextJump = 1;
@@ -30,11 +31,11 @@ export function mountAdmin<E extends HonoEnv>(app: Hono<E>, state: SandboxState,
   const small = bodyLimit({ maxSize: 4 * 1024, onError: () => { throw new HTTPException(413, { message: 'the body is larger than 4 KB' }); } });
   const form = [sameOrigin, auth, small] as const;
 
-  app.get('/', (c) => c.html(homePage(state, jumpOf(c))));
+  routes.get('/', (c) => c.html(homePage(state, jumpOf(c))));
 
-  app.get('/agreements/:id', (c) => c.html(agreementPage(state, agreementOf(c.req.param('id')), jumpOf(c))));
+  routes.get('/agreements/:id', (c) => c.html(agreementPage(state, agreementOf(c.req.param('id')), jumpOf(c))));
 
-  app.post('/agreements/:id/payment-methods/:method/disable', ...form, (c) => {
+  routes.post('/agreements/:id/payment-methods/:method/disable', ...form, (c) => {
     const agreement = agreementOf(c.req.param('id'));
     const text = c.req.param('method') ?? '';
     try {
@@ -46,7 +47,7 @@ export function mountAdmin<E extends HonoEnv>(app: Hono<E>, state: SandboxState,
     return c.redirect(`/agreements/${agreement.agreement_id}`, 303);
   });
 
-  app.post('/clock', ...form, async (c) => {
+  routes.post('/clock', ...form, async (c) => {
     const body = await c.req.parseBody();
     const field = (name: string) => (typeof body[name] === 'string' && body[name] !== '' ? body[name] : undefined);
     let jump: ClockJump;
@@ -67,9 +68,9 @@ export function mountAdmin<E extends HonoEnv>(app: Hono<E>, state: SandboxState,
     const body = await c.req.parseBody();
     return c.redirect(localPath(typeof body.return_to === 'string' ? body.return_to : undefined), 303);
   };
-  app.post('/clock/freeze', ...form, (c) => (freezeClock(state), back(c)));
-  app.post('/clock/unfreeze', ...form, (c) => (unfreezeClock(state), back(c)));
-  app.post('/reset', ...form, (c) => (reset(state), back(c)));
+  routes.post('/clock/freeze', ...form, (c) => (freezeClock(state), back(c)));
+  routes.post('/clock/unfreeze', ...form, (c) => (unfreezeClock(state), back(c)));
+  routes.post('/reset', ...form, (c) => (reset(state), back(c)));
 
   function agreementOf(id: string | undefined) {
     const text = id ?? '';
@@ -77,6 +78,7 @@ export function mountAdmin<E extends HonoEnv>(app: Hono<E>, state: SandboxState,
     if (!agreement) throw new HTTPException(404, { message: 'There is no agreement with this id.' });
     return agreement;
   }
+  return routes;
 }
 
 /** A form posted from another site is refused: a browser that holds the credentials must not be made to use them. */

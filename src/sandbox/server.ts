@@ -5,7 +5,8 @@
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
-import { API_PREFIX, createSandboxApp, type SandboxAppOptions } from './app.js';
+import { createSandboxApp, type SandboxAppOptions } from './app.js';
+import { API_PREFIX } from './api/request.js';
 import { SANDBOX_DEFAULTS, loadSandboxConfig } from './config.js';
 import type { SandboxFaults } from './faults.js';
 import { reset } from './operations.js';

@@ -1,0 +1,80 @@
+/**
+ * `POST /eps_payments`: a payment through one of the payment systems, answered 201 `{payment_id, status: 'pending',
+ * amount, confirmation_url}`; the client decides on the hosted page (`/pay/{id}`). The amount is a JSON number > 0
+ * with at most two decimals and 15 significant digits; `eps_params` follow the billing's rules (`BILLING_POLICY` of
+ * the shared model), looser than this product's.
+ */
+import { Hono, type Context } from 'hono';
+import { amountProblem, formatMinorUnits, toMinorUnits } from '../../eps/amount.js';
+import { LOOKUP_KINDS, isLookupKind } from '../../eps/lookup.js';
+import { problemText } from '../../eps/messages.js';
+import { BILLING_POLICY, readBooleans, systemParamsSchema, type SystemId } from '../../eps/systems.js';
+import { findAgreement } from '../agreement-lookup.js';
+import { paymentTerms } from '../payment-decision.js';
+import { epsPaymentSchema } from '../schemas.js';
+import { badRequest, jsonBody, notFound, type ApiContext, type ApiEnv } from './request.js';
+
+/** The largest amount, in minor units: 15 significant digits, so a JSON number carries it exactly. */
+export const MAX_AMOUNT_MINOR = 999_999_999_999_999n;
+
+export interface EpsPaymentOptions {
+  /** The payment system of each `eps_uuid` this billing knows. */
+  systemOf: ReadonlyMap<string, SystemId>;
+  /** The origin of the hosted pages for `confirmation_url` (no trailing slash). */
+  linkOrigin(c: Context): string;
+}
+
+export function epsPaymentRoutes({ state, bearer, count, fault }: ApiContext, { systemOf, linkOrigin }: EpsPaymentOptions): Hono<ApiEnv> {
+  const routes = new Hono<ApiEnv>();
+  routes.post('/', count('epsPayments'), fault('epsPayments'), bearer, (c) => {
+    const input = jsonBody(c, epsPaymentSchema);
+    const system = systemOf.get(input.eps_uuid);
+    if (!system) throw badRequest('eps_uuid: not one of the payment systems of this billing');
+
+    const amountIssue = amountProblem(input.amount, MAX_AMOUNT_MINOR);
+    if (amountIssue) throw badRequest(`amount: ${problemText(amountIssue)} (${amountIssue})`);
+    const amount = toMinorUnits(input.amount)!;
+
+    const kind = input.agreement_param_id;
+    if (!isLookupKind(kind)) throw badRequest(`agreement_param_id: ${kind} is not one of ${LOOKUP_KINDS.join(', ')}`);
+
+    const names = new Set<string>();
+    for (const { name } of input.eps_params) {
+      if (names.has(name)) throw badRequest(`eps_params.${name}: ${problemText('duplicate_param')} (duplicate_param)`);
+      names.add(name);
+    }
+    // Object.fromEntries defines own properties, so a parameter named `__proto__` stays an (unknown) parameter.
+    // The sandbox plays the billing's rules, looser than this product's (saving without autopayment, "true" as text).
+    const params = readBooleans(system, Object.fromEntries(input.eps_params.map(({ name, value }) => [name, value])), BILLING_POLICY);
+    const paramCheck = systemParamsSchema(system, BILLING_POLICY).safeParse(params);
+    if (!paramCheck.success) {
+      const problems = paramCheck.error.issues.flatMap((issue) => {
+        const names = issue.code === 'unrecognized_keys' ? issue.keys : [String(issue.path[0] ?? '')];
+        return names.map((name) => `eps_params.${name}: ${problemText(issue.message)} (${issue.message})`);
+      });
+      throw badRequest(problems.join(' '));
+    }
+
+    const agreement = findAgreement(state.store, kind, input.agreement_param_value);
+    if (!agreement) throw notFound('agreement not found');
+
+    const payment = state.store.addPayment({
+      system,
+      eps_uuid: input.eps_uuid,
+      agreement_id: agreement.agreement_id,
+      amount,
+      agreement_param_id: kind,
+      agreement_param_value: input.agreement_param_value,
+      params,
+      ...paymentTerms(system, params),
+    });
+    const response = {
+      payment_id: payment.payment_id,
+      status: payment.status,
+      amount: formatMinorUnits(payment.amount),
+      confirmation_url: `${linkOrigin(c)}/pay/${payment.payment_id}`,
+    };
+    return c.json({ code: 201, response }, 201);
+  });
+  return routes;
+}
