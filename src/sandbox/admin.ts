@@ -9,7 +9,8 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
-import { agreementPage, homePage, type ReportedJump } from './card-pages.js';
+import { agreementPage, homePage } from './card-pages.js';
+import type { ReportedJump } from './clock-panel.js';
 import { OperationError, disableMethod, freezeClock, moveClock, reset, unfreezeClock } from './operations.js';
 import { messagePage } from './pages.js';
 import type { ClockJump } from './scheduler.js';
