@@ -42,6 +42,9 @@ const settingsSchema = z.strictObject({ autopayment_lead_days: z.number() });
 
 const TARGETS = { auth: 'auth', eps_payments: 'epsPayments', any: 'any' } as const satisfies Record<string, FaultRoute>;
 
+/** A fault's fields as the control API writes them, and as `Fault` holds them (`reset: true` is `drop`). */
+const FAULT_FIELDS = { status: 'status', delay_ms: 'delayMs', garbage: 'garbage', reset: 'drop', retry_after: 'retryAfter', times: 'times' } as const satisfies Record<string, keyof Fault>;
+
 const faultSchema = z
   .strictObject({
     target: z.enum(Object.keys(TARGETS) as [keyof typeof TARGETS, ...(keyof typeof TARGETS)[]]),
@@ -85,16 +88,8 @@ export function controlApi(ctx: SandboxState, auth: MiddlewareHandler): Hono {
 
   api.get('/faults', (c) => c.json({ faults: wireFaults(faultsView(ctx)) }, 200, NO_STORE));
   api.post('/faults', async (c) => {
-    const input = await body(c, faultSchema);
-    const fault: Fault = {
-      ...(input.status !== undefined && { status: input.status }),
-      ...(input.delay_ms !== undefined && { delayMs: input.delay_ms }),
-      ...(input.garbage !== undefined && { garbage: input.garbage }),
-      ...(input.reset && { drop: true }),
-      ...(input.retry_after !== undefined && { retryAfter: input.retry_after }),
-      ...(input.times !== undefined && { times: input.times }),
-    };
-    return c.json({ faults: wireFaults(setFault(ctx, TARGETS[input.target], fault)) }, 200, NO_STORE);
+    const { target, ...input } = await body(c, faultSchema);
+    return c.json({ faults: wireFaults(setFault(ctx, TARGETS[target], renamed(input, FAULT_FIELDS) as Fault)) }, 200, NO_STORE);
   });
   api.delete('/faults', (c) => c.json({ faults: wireFaults(clearFaults(ctx)) }, 200, NO_STORE));
 
@@ -107,25 +102,25 @@ export function controlApi(ctx: SandboxState, auth: MiddlewareHandler): Hono {
     if (error instanceof HTTPException) error.res?.headers.forEach((value, name) => (headers[name] = value));
     return c.json({ code: status, error: { message: status === 500 ? 'internal sandbox error' : error.message } }, status, headers);
   });
-  api.notFound((c) => c.json({ code: 404, error: { message: 'no such control endpoint' } }, 404));
   return api;
 }
 
 /** The faults set, written as `POST /faults` takes them: `{eps_payments: {status: 429, retry_after: 5, times: 1}}`. */
 function wireFaults(faults: FaultsView): Record<string, Record<string, unknown>> {
-  const targetOf = Object.fromEntries(Object.entries(TARGETS).map(([wire, route]) => [route, wire]));
+  const targetOf = inverse(TARGETS);
+  const fieldOf = inverse(FAULT_FIELDS);
+  return Object.fromEntries(Object.entries(faults).map(([route, fault]) => [targetOf[route] ?? route, renamed(fault, fieldOf)]));
+}
+
+/** `{a: 'b'}` → `{b: 'a'}`. */
+function inverse(names: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(names).map(([from, to]) => [to, from]));
+}
+
+/** The fields of `record` under their names in `names`; one left out, undefined or false is not written. */
+function renamed(record: object, names: Readonly<Record<string, string>>): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(faults).map(([route, f]) => [
-      targetOf[route] ?? route,
-      {
-        ...(f.status !== undefined && { status: f.status }),
-        ...(f.delayMs !== undefined && { delay_ms: f.delayMs }),
-        ...(f.garbage !== undefined && { garbage: f.garbage }),
-        ...(f.drop && { reset: true }),
-        ...(f.retryAfter !== undefined && { retry_after: f.retryAfter }),
-        ...(f.times !== undefined && { times: f.times }),
-      },
-    ]),
+    Object.entries(record).flatMap(([name, value]) => (value === undefined || value === false || !Object.hasOwn(names, name) ? [] : [[names[name], value]])),
   );
 }
 
