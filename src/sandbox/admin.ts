@@ -19,7 +19,8 @@ import type { SandboxState } from './state.js';
 /** How many of the latest moves made with the pages' forms can still be shown (`?jump=N`). */
 const JUMPS_KEPT = 20;
 
-export function adminPages(state: SandboxState, auth: MiddlewareHandler): Hono {
+/** `publicUrl`: the origin clients reach the sandbox at, when configured (`SANDBOX_PUBLIC_URL`). */
+export function adminPages(state: SandboxState, auth: MiddlewareHandler, publicUrl?: string): Hono {
   const { store } = state;
   const routes = new Hono();
   /** The latest moves made with the forms, by number, so the page they return to can report them. */
@@ -30,7 +31,7 @@ export function adminPages(state: SandboxState, auth: MiddlewareHandler): Hono {
     return /^[1-9]\d{0,9}$/.test(text) ? jumps.get(Number(text)) : undefined;
   };
   const small = bodyLimit({ maxSize: 4 * 1024, onError: () => { throw new HTTPException(413, { message: 'the body is larger than 4 KB' }); } });
-  const form = [sameOrigin, auth, small] as const;
+  const form = [sameOrigin(publicUrl), auth, small] as const;
 
   routes.get('/', (c) => c.html(homePage(state, jumpOf(c))));
 
@@ -82,13 +83,20 @@ export function adminPages(state: SandboxState, auth: MiddlewareHandler): Hono {
   return routes;
 }
 
-/** A form posted from another site is refused: a browser that holds the credentials must not be made to use them. */
-const sameOrigin: MiddlewareHandler = async (c, next) => {
-  const origin = c.req.header('origin');
-  const host = c.req.header('host');
-  if (origin && origin !== 'null' && (!host || !URL.canParse(origin) || new URL(origin).host !== host)) throw new HTTPException(403, { message: 'Forms are accepted from the sandbox\'s own pages only.' });
-  await next();
-};
+/**
+ * A form posted from another site is refused: a browser that holds the credentials must not be made to use them.
+ * The sandbox's own origin is its public URL when one is configured (a proxy in front may rewrite `Host`), else the
+ * origin the request was sent to.
+ */
+function sameOrigin(publicUrl: string | undefined): MiddlewareHandler {
+  const configured = publicUrl === undefined ? undefined : new URL(publicUrl).origin;
+  return async (c, next) => {
+    const origin = c.req.header('origin');
+    const own = configured ?? new URL(c.req.url).origin;
+    if (origin && origin !== 'null' && (!URL.canParse(origin) || new URL(origin).origin !== own)) throw new HTTPException(403, { message: 'Forms are accepted from the sandbox\'s own pages only.' });
+    await next();
+  };
+}
 
 /** A path on this sandbox to go back to (`/`, `/agreements/1001`); anything else goes home. */
 function localPath(value: string | undefined): string {

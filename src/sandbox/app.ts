@@ -24,8 +24,13 @@ export interface SandboxAppOptions extends SandboxStateOptions {
   password?: string;
   /** The `eps_uuid` of each payment system; default `sandbox-eps-a`, `-b`, `-c`. */
   epsUuids?: Record<SystemId, string>;
-  /** Origin of the hosted pages in `confirmation_url` (no trailing slash); default the origin of each request. */
-  publicUrl?: string | (() => string);
+  /**
+   * The origin clients reach the sandbox at, when a proxy or another name stands in front of it
+   * (`SANDBOX_PUBLIC_URL`): the origin of `confirmation_url`, and the one origin the pages' forms are accepted from.
+   */
+  publicUrl?: string;
+  /** Where the sandbox listens, once it does: the origin of `confirmation_url` without `publicUrl`; default the request's. */
+  listenUrl?: () => string;
   /** A token that opens the control API (`Authorization: Bearer <it>`) besides the Basic credentials; default none. */
   controlToken?: string;
 }
@@ -40,10 +45,8 @@ const HTML_HEADERS = {
 export function createSandboxApp(options: SandboxAppOptions = {}, state: SandboxState = createSandboxState(options)): Hono {
   const username = options.username ?? SANDBOX_DEFAULTS.username;
   const password = options.password ?? SANDBOX_DEFAULTS.password;
-  const linkOrigin = (c: Context) => {
-    const configured = typeof options.publicUrl === 'function' ? options.publicUrl() : options.publicUrl;
-    return (configured ?? new URL(c.req.url).origin).replace(/\/+$/, '');
-  };
+  const publicUrl = options.publicUrl?.replace(/\/+$/, '');
+  const linkOrigin = (c: Context) => (publicUrl ?? options.listenUrl?.() ?? new URL(c.req.url).origin).replace(/\/+$/, '');
 
   const app = new Hono();
   // Whatever the billing had to do by now is done before any request looks at it.
@@ -62,7 +65,7 @@ export function createSandboxApp(options: SandboxAppOptions = {}, state: Sandbox
   });
   const control = controlAuth(username, password, options.controlToken || undefined);
   app.route('/sandbox', controlApi(state, control));
-  app.route('/', adminPages(state, control));
+  app.route('/', adminPages(state, control, publicUrl));
   app.route('/pay', hostedPages(state));
 
   app.notFound((c) => {

@@ -21,12 +21,15 @@ export type { ClockJump } from './scheduler.js';
 export type { BillingEvent } from './records.js';
 export type { SandboxStore } from './store.js';
 
-export interface SandboxOptions extends Omit<SandboxAppOptions, 'publicUrl'> {
+export interface SandboxOptions extends Omit<SandboxAppOptions, 'publicUrl' | 'listenUrl'> {
   /** Port; default 0 (a free port). */
   port?: number;
   /** Listening address; default 127.0.0.1. */
   host?: string;
-  /** Origin of the hosted-page links when the sandbox is reached through another host; default `url`. */
+  /**
+   * Origin of the hosted-page links when the sandbox is reached through another host (default `url`), and the one
+   * origin the pages' forms are accepted from (default: the origin each request was sent to).
+   */
   publicUrl?: string;
 }
 
@@ -82,7 +85,7 @@ export interface SandboxClockControl {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const state = createSandboxState(options);
   let url = '';
-  const app = createSandboxApp({ ...options, publicUrl: () => options.publicUrl?.replace(/\/+$/, '') ?? url }, state);
+  const app = createSandboxApp({ ...options, listenUrl: () => url }, state);
   const host = options.host ?? SANDBOX_DEFAULTS.host;
   const server = await listen(app.fetch, options.port ?? 0, host);
   url = `http://${/^(?:0\.0\.0\.0|::)$/.test(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`;
