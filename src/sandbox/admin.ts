@@ -13,6 +13,7 @@ import { agreementPage, homePage } from './card-pages.js';
 import type { ReportedJump } from './clock-panel.js';
 import { OperationError, disableMethod, freezeClock, moveClock, reset, unfreezeClock } from './operations.js';
 import { messagePage } from './pages.js';
+import { recordId } from './records.js';
 import type { ClockJump } from './scheduler.js';
 import type { SandboxState } from './state.js';
 
@@ -39,9 +40,8 @@ export function adminPages(state: SandboxState, auth: MiddlewareHandler, publicU
 
   routes.post('/agreements/:id/payment-methods/:method/disable', ...form, (c) => {
     const agreement = agreementOf(c.req.param('id'));
-    const text = c.req.param('method') ?? '';
     try {
-      disableMethod(state, agreement.agreement_id, /^[1-9]\d{0,14}$/.test(text) ? Number(text) : 0);
+      disableMethod(state, agreement.agreement_id, recordId(c.req.param('method')) ?? 0);
     } catch (error) {
       if (error instanceof OperationError) throw new HTTPException(404, { message: 'This agreement has no such payment method.' });
       throw error;
@@ -74,9 +74,9 @@ export function adminPages(state: SandboxState, auth: MiddlewareHandler, publicU
   routes.post('/clock/unfreeze', ...form, (c) => (unfreezeClock(state), back(c)));
   routes.post('/reset', ...form, (c) => (reset(state), back(c)));
 
-  function agreementOf(id: string | undefined) {
-    const text = id ?? '';
-    const agreement = /^[1-9]\d{0,14}$/.test(text) ? store.agreements.get(Number(text)) : undefined;
+  function agreementOf(text: string | undefined) {
+    const id = recordId(text);
+    const agreement = id === undefined ? undefined : store.agreements.get(id);
     if (!agreement) throw new HTTPException(404, { message: 'There is no agreement with this id.' });
     return agreement;
   }

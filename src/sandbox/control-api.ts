@@ -33,6 +33,7 @@ import {
   unfreezeClock,
   type FaultsView,
 } from './operations.js';
+import { recordId } from './records.js';
 import { issuesMessage } from './schemas.js';
 import type { SandboxState } from './state.js';
 
@@ -142,6 +143,7 @@ async function body<T>(c: Context, schema: z.ZodType<T>): Promise<T> {
 }
 
 function idOf(text: string | undefined, what: string): number {
-  if (!/^[1-9]\d{0,14}$/.test(text ?? '')) throw new OperationError(400, `${what} id: expected a positive integer`);
-  return Number(text);
+  const id = recordId(text);
+  if (id === undefined) throw new OperationError(400, `${what} id: expected a positive integer`);
+  return id;
 }

@@ -10,7 +10,7 @@ import { HTTPException } from 'hono/http-exception';
 import { SYSTEMS } from '../eps/systems.js';
 import { TEST_CARDS, decidePayment, defaultCard } from './payment-decision.js';
 import { outcomePage, paymentPage } from './pages.js';
-import type { Payment } from './records.js';
+import { recordId, type Payment } from './records.js';
 import type { SandboxState } from './state.js';
 
 export function hostedPages(state: SandboxState): Hono {
@@ -35,8 +35,8 @@ export function hostedPages(state: SandboxState): Hono {
   });
 
   function hostedPayment(c: Context): Payment {
-    const text = c.req.param('id') ?? '';
-    const payment = /^[1-9]\d{0,14}$/.test(text) ? store.payments.get(Number(text)) : undefined;
+    const id = recordId(c.req.param('id'));
+    const payment = id === undefined ? undefined : store.payments.get(id);
     if (!payment) throw new HTTPException(404, { message: 'There is no payment with this number.' });
     return payment;
   }

@@ -8,6 +8,11 @@ import type { LookupKind } from '../eps/lookup.js';
 import type { SystemId } from '../eps/systems.js';
 import type { Period } from './calendar.js';
 
+/** A record id as a path or a query writes it (`1001`): a positive integer, at most 15 digits; else `undefined`. */
+export function recordId(text: string | undefined): number | undefined {
+  return text !== undefined && /^[1-9]\d{0,14}$/.test(text) ? Number(text) : undefined;
+}
+
 export interface User {
   user_id: number;
   /** Client kind; 1 = legal entity. */

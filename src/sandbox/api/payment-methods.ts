@@ -3,6 +3,7 @@
  * /payment_methods/{id}`, which disables a method and its autopayment (idempotent).
  */
 import { Hono, type Context } from 'hono';
+import { recordId } from '../records.js';
 import { badRequest, notFound, pathId, type ApiContext, type ApiEnv } from './request.js';
 
 export function paymentMethodRoutes({ state, bearer }: ApiContext): Hono<ApiEnv> {
@@ -11,10 +12,9 @@ export function paymentMethodRoutes({ state, bearer }: ApiContext): Hono<ApiEnv>
   routes.get('/', bearer, (c) => {
     const statuses = statusList(c);
     const agreementText = c.req.query('agreement_id');
-    let agreementId: number | undefined;
+    const agreementId = recordId(agreementText);
     if (agreementText !== undefined) {
-      if (!/^[1-9]\d{0,14}$/.test(agreementText)) throw badRequest('agreement_id: expected a positive integer');
-      agreementId = Number(agreementText);
+      if (agreementId === undefined) throw badRequest('agreement_id: expected a positive integer');
       if (!store.agreements.has(agreementId)) throw notFound(`agreement ${agreementId} not found`);
     }
     const methods = [...store.paymentMethods.values()]

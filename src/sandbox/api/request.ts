@@ -7,6 +7,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type * as z from 'zod';
 import type { FaultRoute } from '../faults.js';
+import { recordId } from '../records.js';
 import { issuesMessage } from '../schemas.js';
 import type { SandboxCall, SandboxCounts, SandboxState } from '../state.js';
 
@@ -79,9 +80,9 @@ export function jsonBody<T>(c: Context<ApiEnv>, schema: z.ZodType<T>): T {
 
 /** The `:id` of the path as a positive integer, or 400 naming `what`. */
 export function pathId(c: Context<ApiEnv>, what: string): number {
-  const text = c.req.param('id') ?? '';
-  if (!/^[1-9]\d{0,14}$/.test(text)) throw badRequest(`${what} id: expected a positive integer`);
-  return Number(text);
+  const id = recordId(c.req.param('id'));
+  if (id === undefined) throw badRequest(`${what} id: expected a positive integer`);
+  return id;
 }
 
 export function badRequest(message: string): HTTPException {
