@@ -5,12 +5,7 @@
  * Vite 8 compiles TypeScript with Oxc, which takes `experimentalDecorators` and `useDefineForClassFields` from
  * tsconfig.json: Lit's legacy decorators become `__decorate(…)` calls and fields are assigned in the constructor
  * (checked in the built file).
- *
- * `zod/mini` is resolved to src/widget/zod-mini-lite.ts: the shared model's parameter schemas (the only zod the
- * widget runs) on an engine of a few hundred bytes instead of zod's runtime; test/eps/zod-mini-lite.test.ts proves
- * both engines answer alike. The package's ES module build for bundlers (dist/lib, by tsc) keeps the real zod.
  */
-import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { defineConfig, type Plugin } from 'vite';
 
@@ -28,9 +23,6 @@ export default defineConfig(({ mode }) => {
   return {
   publicDir: false,
   plugins: [minifyTemplates()],
-  resolve: {
-    alias: [{ find: /^zod\/mini$/, replacement: fileURLToPath(new URL('./src/widget/zod-mini-lite.ts', import.meta.url)) }],
-  },
   build: {
     target: 'es2022',
     outDir: 'dist',

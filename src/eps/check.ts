@@ -5,11 +5,13 @@
  */
 import { amountProblem, canonicalAmount } from './amount.js';
 import { isLookupKind, lookupProblem, type LookupKind } from './lookup.js';
-import { canonicalUrl, paramProblems, SYSTEMS, type SystemId } from './systems.js';
+import { paramProblems, readEpsParams } from './params.js';
+import { canonicalUrl, SYSTEMS, type SystemId } from './systems.js';
 
 export interface EpsParam {
   name: string;
-  value: unknown;
+  /** Any JSON value; a parameter written without one is a missing value (`required`, or the system's rule). */
+  value?: unknown;
 }
 
 /** What the browser sends to `POST {relay}/payments`. */
@@ -60,12 +62,8 @@ export function checkRequest(req: PaymentRequest, rules: PaymentRules): PaymentC
     if (problem) fields.agreement_param_value = problem;
   }
 
-  // No prototype: a parameter named `__proto__` is a parameter (and refused), not a way to inherit fields.
-  const params: Record<string, unknown> = Object.create(null);
-  for (const { name, value } of req.eps_params) {
-    if (Object.hasOwn(params, name)) fields[`eps_params.${name}`] = 'duplicate_param';
-    params[name] = typeof value === 'string' ? value.trim() : value;
-  }
+  const { params, duplicates } = readEpsParams(req.eps_params.map(({ name, value }) => ({ name, value: typeof value === 'string' ? value.trim() : value })));
+  for (const name of duplicates) fields[`eps_params.${name}`] = 'duplicate_param';
   for (const [name, problem] of paramProblems(req.system, params)) fields[`eps_params.${name}`] ??= problem;
 
   if (Object.keys(fields).length) return { ok: false, fields };

@@ -3,6 +3,7 @@
  * the check a careful integrator applies before asking the billing.
  */
 import { isCleanText } from './clean-text.js';
+import { EMAIL_ADDRESS, MAX_EMAIL_LENGTH } from './email.js';
 
 export const LOOKUP_KINDS = [1, 4, 5, 6, 7, 8, 10, 11, 14, 15] as const;
 export type LookupKind = (typeof LOOKUP_KINDS)[number];
@@ -23,12 +24,11 @@ export const LOOKUP_KEYS = {
 
 export type LookupProblem = 'lookup_kind' | 'required' | 'too_long' | 'text' | 'email' | 'digits' | 'full_name' | 'code' | 'inn';
 
-const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 const CODE = /^[\p{L}\p{N}][\p{L}\p{N} ._/#-]*$/u;
 const FULL_NAME = /^\p{L}[\p{L}\p{M} .'’-]*$/u;
 
 const MAX_LENGTH: Record<LookupKind, number> = {
-  1: 64, 4: 200, 5: 64, 6: 64, 7: 254, 8: 34, 10: 18, 11: 18, 14: 18, 15: 12,
+  1: 64, 4: 200, 5: 64, 6: 64, 7: MAX_EMAIL_LENGTH, 8: 34, 10: 18, 11: 18, 14: 18, 15: 12,
 };
 
 export function isLookupKind(value: unknown): value is LookupKind {
@@ -43,7 +43,7 @@ export function lookupProblem(kind: LookupKind, value: string): LookupProblem | 
   if (v.length > MAX_LENGTH[kind]) return 'too_long';
   switch (kind) {
     case 7:
-      return EMAIL.test(v) ? null : 'email';
+      return EMAIL_ADDRESS.test(v) ? null : 'email';
     case 10:
     case 11:
     case 14:

@@ -5,19 +5,18 @@
  */
 import * as z from 'zod/mini';
 import { checkRequest, type FieldProblems, type PaymentCheck, type PaymentRules } from './check.js';
+import { MAX_EPS_PARAMS } from './params.js';
 import { SYSTEM_IDS } from './systems.js';
 
 export type { EpsParam, FieldProblems, PaymentCheck, PaymentRequest, PaymentRules, ValidPayment } from './check.js';
 export { checkRequest } from './check.js';
-
-const MAX_PARAMS = 32;
 
 const envelope = z.object({
   system: z.enum(SYSTEM_IDS, { error: 'system' }),
   amount: z.union([z.string(), z.number()], { error: 'amount_format' }),
   agreement_param_id: z.number({ error: 'lookup_kind' }),
   agreement_param_value: z.string({ error: 'required' }),
-  eps_params: z.array(z.object({ name: z.string({ error: 'param_name' }), value: z.optional(z.unknown()) }, { error: 'eps_params' }), { error: 'eps_params' }).check(z.maxLength(MAX_PARAMS, 'too_many_params')),
+  eps_params: z.array(z.object({ name: z.string({ error: 'param_name' }), value: z.optional(z.unknown()) }, { error: 'eps_params' }), { error: 'eps_params' }).check(z.maxLength(MAX_EPS_PARAMS, 'too_many_params')),
 });
 
 /** Checks a payment request of any shape against the spec and the merchant's rules; never throws. */
@@ -29,8 +28,7 @@ export function checkPayment(input: unknown, rules: PaymentRules): PaymentCheck 
     if (!input || typeof input !== 'object' || Array.isArray(input)) fields.body = 'body';
     return { ok: false, fields };
   }
-  // A parameter written without a value is a missing value (`required`, or the system's rule), not a malformed list.
-  return checkRequest({ ...parsed.data, eps_params: parsed.data.eps_params.map(({ name, value }) => ({ name, value })) }, rules);
+  return checkRequest(parsed.data, rules);
 }
 
 function fieldOf(path: readonly PropertyKey[]): string {

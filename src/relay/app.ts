@@ -10,7 +10,7 @@ import { requestId, type RequestIdVariables } from 'hono/request-id';
 import type { Logger } from 'pino';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { ValidPayment } from '../eps/request.js';
-import { isHttpUrl, SYSTEM_IDS, SYSTEMS } from '../eps/systems.js';
+import { canSaveMethod, isHttpUrl, SYSTEM_IDS, SYSTEMS } from '../eps/systems.js';
 import { longestAuthorizedCallMs, type BillingClient } from './billing-client.js';
 import { isLoopbackHost, type RelayConfig } from './config.js';
 import { corsFor } from './cors.js';
@@ -84,7 +84,7 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
 
   app.get('/config', (c) =>
     c.json({
-      systems: offered.map((id) => ({ id, canSave: Boolean(SYSTEMS[id].autopay), linkOnly: Boolean(SYSTEMS[id].linkOnly) })),
+      systems: offered.map((id) => ({ id, canSave: canSaveMethod(id), linkOnly: Boolean(SYSTEMS[id].linkOnly) })),
       lookups: config.lookups,
       maxAmount: config.maxAmountText,
     }),

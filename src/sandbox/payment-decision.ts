@@ -3,7 +3,7 @@
  * which test card the hosted page offers first, and the client's decision there — paying credits the balance (not
  * for a test payment), saves the card when asked, and activates or unblocks what the balance now covers.
  */
-import { SYSTEMS, type SystemId } from '../eps/systems.js';
+import { SYSTEMS, savesMethod, type SystemId } from '../eps/systems.js';
 import { timestamp } from './calendar.js';
 import type { Charging } from './charging.js';
 import { METHOD_ACTIVE, type Payment, type PaymentDecision } from './records.js';
@@ -17,7 +17,7 @@ export type PaymentTerms = Pick<Payment, 'saves_method' | 'connects_autopay' | '
 /** What a payment's validated `eps_params` ask of the billing, by its system's rules. */
 export function paymentTerms(system: SystemId, params: Record<string, unknown>): PaymentTerms {
   const spec = SYSTEMS[system];
-  const saves_method = spec.saveFlag !== undefined && params[spec.saveFlag] === true;
+  const saves_method = savesMethod(system, params);
   const connects_autopay = saves_method && Object.keys(spec.autopay ?? {}).every((name) => params[name] === true);
   const link_only = Object.keys(spec.linkOnly ?? {}).some((name) => params[name] === true);
   return { saves_method, connects_autopay, link_only };

@@ -5,10 +5,10 @@
  */
 import * as z from 'zod';
 import { toMinorUnits } from '../eps/amount.js';
+import { EMAIL_ADDRESS, MAX_EMAIL_LENGTH } from '../eps/email.js';
 import { isTaxpayerNumber } from '../eps/lookup.js';
+import { MAX_EPS_PARAMS } from '../eps/params.js';
 import { quantityUnits } from './pricing.js';
-
-const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
@@ -30,7 +30,7 @@ const priceSchema = z
 export const newUserSchema = z.strictObject({
   type: z.number().int().positive(),
   organization: text(300),
-  email: z.string().trim().max(254).regex(EMAIL, 'expected an e-mail address'),
+  email: z.string().trim().max(MAX_EMAIL_LENGTH).regex(EMAIL_ADDRESS, 'expected an e-mail address'),
   // Sandbox extras, so that a created client can be found by every lookup kind.
   login: z.optional(text(64)),
   full_name: z.optional(text(200)),
@@ -103,7 +103,7 @@ export const epsPaymentSchema = z.strictObject({
   // zod 4 requires the `value` key even though any value is accepted: an item without it is refused.
   eps_params: z
     .array(z.strictObject({ name: z.string().min(1).max(64), value: z.unknown() }))
-    .max(32),
+    .max(MAX_EPS_PARAMS),
 });
 
 /** Up to three problems, each as `path: what is wrong`; enough to fix a request, short enough to log. */

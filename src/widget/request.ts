@@ -4,7 +4,7 @@
  * (which always connect autopayments) or only link one.
  */
 import type { EpsParam, PaymentRequest } from '../eps/request.js';
-import { SYSTEMS, type SystemId } from '../eps/systems.js';
+import { canSaveMethod, SYSTEMS, type SystemId } from '../eps/systems.js';
 
 /** The state of the form, as the person left it. */
 export interface FormValues {
@@ -41,7 +41,7 @@ export function buildPaymentRequest(form: FormValues, rules: { canSave: boolean;
     if (value && takes(form.system, name)) params[name] = value;
   }
   // Saving a method always connects autopayments; "only link" is an option of a saved method.
-  const save = rules.canSave && Boolean(spec.autopay) && form.save;
+  const save = rules.canSave && canSaveMethod(form.system) && form.save;
   if (save) Object.assign(params, spec.autopay);
   if (save && rules.linkOnly && form.linkOnly) Object.assign(params, spec.linkOnly);
 

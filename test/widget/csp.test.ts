@@ -70,7 +70,7 @@ describe('under a strict Content-Security-Policy', () => {
       email.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
       await el.updateComplete;
       await pay(el as BillingPay);
-      // The model's parameter rules run in the bundle too (on zod-mini-lite, see vite.config.ts).
+      // The model's parameter rules run in the bundle too (src/eps/params.ts).
       expect([...root.querySelectorAll('[aria-invalid="true"]')].map((c) => c.id)).to.deep.equal(['f-amount', 'f-lookupValue', 'f-email']);
       expect(root.querySelector('#f-email-error')!.textContent).to.equal('Введите адрес эл. почты, например name@example.com.');
       email.value = '';

@@ -8,7 +8,8 @@ import { Hono, type Context } from 'hono';
 import { amountProblem, formatMinorUnits, toMinorUnits } from '../../eps/amount.js';
 import { LOOKUP_KINDS, isLookupKind } from '../../eps/lookup.js';
 import { problemText } from '../../eps/messages.js';
-import { BILLING_POLICY, readBooleans, systemParamsSchema, type SystemId } from '../../eps/systems.js';
+import { BILLING_POLICY, paramProblems, readBooleans, readEpsParams } from '../../eps/params.js';
+import type { SystemId } from '../../eps/systems.js';
 import { findAgreement } from '../agreement-lookup.js';
 import { paymentTerms } from '../payment-decision.js';
 import { epsPaymentSchema } from '../schemas.js';
@@ -38,22 +39,13 @@ export function epsPaymentRoutes({ state, bearer, count, fault }: ApiContext, { 
     const kind = input.agreement_param_id;
     if (!isLookupKind(kind)) throw badRequest(`agreement_param_id: ${kind} is not one of ${LOOKUP_KINDS.join(', ')}`);
 
-    const names = new Set<string>();
-    for (const { name } of input.eps_params) {
-      if (names.has(name)) throw badRequest(`eps_params.${name}: ${problemText('duplicate_param')} (duplicate_param)`);
-      names.add(name);
-    }
-    // Object.fromEntries defines own properties, so a parameter named `__proto__` stays an (unknown) parameter.
+    const read = readEpsParams(input.eps_params);
+    const duplicate = read.duplicates[0];
+    if (duplicate !== undefined) throw badRequest(`eps_params.${duplicate}: ${problemText('duplicate_param')} (duplicate_param)`);
     // The sandbox plays the billing's rules, looser than this product's (saving without autopayment, "true" as text).
-    const params = readBooleans(system, Object.fromEntries(input.eps_params.map(({ name, value }) => [name, value])), BILLING_POLICY);
-    const paramCheck = systemParamsSchema(system, BILLING_POLICY).safeParse(params);
-    if (!paramCheck.success) {
-      const problems = paramCheck.error.issues.flatMap((issue) => {
-        const names = issue.code === 'unrecognized_keys' ? issue.keys : [String(issue.path[0] ?? '')];
-        return names.map((name) => `eps_params.${name}: ${problemText(issue.message)} (${issue.message})`);
-      });
-      throw badRequest(problems.join(' '));
-    }
+    const params = readBooleans(system, read.params, BILLING_POLICY);
+    const problems = [...paramProblems(system, params, BILLING_POLICY)];
+    if (problems.length) throw badRequest(problems.map(([name, problem]) => `eps_params.${name}: ${problemText(problem)} (${problem})`).join(' '));
 
     const agreement = findAgreement(state.store, kind, input.agreement_param_value);
     if (!agreement) throw notFound('agreement not found');
