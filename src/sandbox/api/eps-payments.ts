@@ -33,7 +33,7 @@ export function epsPaymentRoutes({ state, bearer, count, fault }: ApiContext, { 
     if (!system) throw badRequest('eps_uuid: not one of the payment systems of this billing');
 
     const amountIssue = amountProblem(input.amount, MAX_AMOUNT_MINOR);
-    if (amountIssue) throw badRequest(`amount: ${problemText(amountIssue)} (${amountIssue})`);
+    if (amountIssue) throw badRequest(problemMessage('amount', amountIssue));
     const amount = toMinorUnits(input.amount)!;
 
     const kind = input.agreement_param_id;
@@ -41,11 +41,11 @@ export function epsPaymentRoutes({ state, bearer, count, fault }: ApiContext, { 
 
     const read = readEpsParams(input.eps_params);
     const duplicate = read.duplicates[0];
-    if (duplicate !== undefined) throw badRequest(`eps_params.${duplicate}: ${problemText('duplicate_param')} (duplicate_param)`);
+    if (duplicate !== undefined) throw badRequest(problemMessage(`eps_params.${duplicate}`, 'duplicate_param'));
     // The sandbox plays the billing's rules, looser than this product's (saving without autopayment, "true" as text).
     const params = readBooleans(system, read.params, BILLING_POLICY);
     const problems = [...paramProblems(system, params, BILLING_POLICY)];
-    if (problems.length) throw badRequest(problems.map(([name, problem]) => `eps_params.${name}: ${problemText(problem)} (${problem})`).join(' '));
+    if (problems.length) throw badRequest(problems.map(([name, problem]) => problemMessage(`eps_params.${name}`, problem)).join(' '));
 
     const agreement = findAgreement(state.store, kind, input.agreement_param_value);
     if (!agreement) throw notFound('agreement not found');
@@ -69,4 +69,9 @@ export function epsPaymentRoutes({ state, bearer, count, fault }: ApiContext, { 
     return c.json({ code: 201, response }, 201);
   });
   return routes;
+}
+
+/** A problem of the shared model as the sandbox words it: `amount: <the model's text> (<its key>)`. */
+function problemMessage(field: string, problem: string): string {
+  return `${field}: ${problemText(problem)} (${problem})`;
 }
