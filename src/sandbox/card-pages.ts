@@ -10,22 +10,14 @@ import { formatMinorUnits } from '../eps/amount.js';
 import { autopaymentMethodOf } from './autopayments.js';
 import { dateOf, timestamp } from './calendar.js';
 import { chargesSection, methodRow, methodsSection, paymentRow, paymentsSection, when } from './card-tables.js';
-import type { Charging } from './charging.js';
-import type { SandboxClock } from './clock.js';
 import { clockPanel, jumpStatus, type ReportedJump, type Shortcut } from './clock-panel.js';
 import { agreementLabel, agreementTitle, page, type Html } from './pages.js';
 import { monthlyPrice } from './pricing.js';
 import type { Agreement, Subscription, SubscriptionState, SubscriptionVersion } from './records.js';
-import type { Scheduler } from './scheduler.js';
-import type { SandboxStore } from './store.js';
+import type { SandboxState } from './state.js';
 
 /** What the cards read. */
-export interface CardContext {
-  store: SandboxStore;
-  charging: Charging;
-  scheduler: Scheduler;
-  clock: SandboxClock;
-}
+export type CardContext = Pick<SandboxState, 'store' | 'charging' | 'scheduler' | 'clock'>;
 
 const STATE_TEXT: Readonly<Record<SubscriptionState, string>> = {
   scheduled: 'scheduled',

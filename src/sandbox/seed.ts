@@ -11,34 +11,15 @@
  * The history (the subscriptions' creation too) is dated from the 1st of the previous month, by the sandbox clock.
  */
 import { addMonths, periodContaining, timestamp } from './calendar.js';
-import type { SandboxClock } from './clock.js';
-import type { Scheduler } from './scheduler.js';
 import type { SandboxStore } from './store.js';
 
-/** What seeding fills and restarts: the parts of the sandbox's state that hold or process the billing data. */
-export interface SeedTarget {
-  clock: SandboxClock;
-  store: SandboxStore;
-  scheduler: Scheduler;
-  /** N as configured at start-up. */
-  startLeadDays: number;
-}
-
-/**
- * Empties the store and plants the seed, dated by the clock as it stands, then lets the billing process its history
- * (the charges of the seeded months): at start-up and on every reset.
- */
-export function seed({ clock, store, scheduler, startLeadDays }: SeedTarget): void {
-  store.clear();
-  seedRecords(store);
-  const since = addMonths(periodContaining(clock.millis(), 1).start, -1);
-  scheduler.reset(since, startLeadDays);
-  seedSubscriptions(store, since);
-  scheduler.catchUp();
+/** Where the seeded history begins: the 1st of the month before `now`. */
+export function seedStart(now: number): number {
+  return addMonths(periodContaining(now, 1).start, -1);
 }
 
 /** Adds the clients, agreements, the invoice and the tariffs to an empty store. */
-function seedRecords(store: SandboxStore): void {
+export function seedRecords(store: SandboxStore): void {
   const demo = store.addUser({
     type: 1,
     organization: 'Demo LLC',
@@ -98,7 +79,7 @@ function seedRecords(store: SandboxStore): void {
 }
 
 /** The seeded subscriptions and the transfer that paid 1001's first two months, from `since` on. */
-function seedSubscriptions(store: SandboxStore, since: number): void {
+export function seedSubscriptions(store: SandboxStore, since: number): void {
   const office = store.addSubscription({
     agreement_id: 1001,
     tariff_id: 1,

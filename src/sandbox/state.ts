@@ -1,7 +1,7 @@
 /**
  * The state of one sandbox: its clock, the billing data and the rules that act on it, the tokens issued, and what
- * tests inspect (the calls received, the counts, the faults set). The routes, the operations and `startSandbox` all
- * read and change this one object.
+ * tests inspect (the calls received, the counts, the faults set); its creation and its seeding (the data of
+ * `seed.ts`). The routes, the operations and `startSandbox` all read and change this one object.
  */
 import { TokenBook } from './auth.js';
 import { Autopayments } from './autopayments.js';
@@ -10,7 +10,7 @@ import { SandboxClock, type ClockOptions } from './clock.js';
 import { SANDBOX_DEFAULTS } from './config.js';
 import type { SandboxFaults } from './faults.js';
 import { Scheduler } from './scheduler.js';
-import { seed } from './seed.js';
+import { seedRecords, seedStart, seedSubscriptions } from './seed.js';
 import { SandboxStore } from './store.js';
 
 /** One API request as it reached the sandbox. */
@@ -88,4 +88,17 @@ export function createSandboxState(options: SandboxStateOptions = {}): SandboxSt
   };
   seed(state);
   return state;
+}
+
+/**
+ * Empties the store and plants the seed, dated by the clock as it stands, then lets the billing process its history
+ * (the charges of the seeded months): at start-up and on every reset.
+ */
+export function seed({ clock, store, scheduler, startLeadDays }: SandboxState): void {
+  store.clear();
+  seedRecords(store);
+  const since = seedStart(clock.millis());
+  scheduler.reset(since, startLeadDays);
+  seedSubscriptions(store, since);
+  scheduler.catchUp();
 }
