@@ -7,9 +7,9 @@
  * `return_to`. The forms call the same operations as the JSON control API (`operations.ts`).
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { agreementPage, homePage } from './card-pages.js';
+import { limitBody } from './http.js';
 import type { ReportedJump } from './clock-panel.js';
 import { OperationError, disableMethod, freezeClock, moveClock, reset, unfreezeClock } from './operations.js';
 import { messagePage } from './pages.js';
@@ -31,8 +31,7 @@ export function adminPages(state: SandboxState, auth: MiddlewareHandler, publicU
     const text = c.req.query('jump') ?? '';
     return /^[1-9]\d{0,9}$/.test(text) ? jumps.get(Number(text)) : undefined;
   };
-  const small = bodyLimit({ maxSize: 4 * 1024, onError: () => { throw new HTTPException(413, { message: 'the body is larger than 4 KB' }); } });
-  const form = [sameOrigin(publicUrl), auth, small] as const;
+  const form = [sameOrigin(publicUrl), auth, limitBody(4)] as const;
 
   routes.get('/', (c) => c.html(homePage(state, jumpOf(c))));
 

@@ -15,6 +15,8 @@ import { controlAuth } from './auth.js';
 import { SANDBOX_DEFAULTS } from './config.js';
 import { controlApi } from './control-api.js';
 import { hostedPages } from './hosted-pages.js';
+import { errorBody } from './http.js';
+import { OperationError } from './operations.js';
 import { messagePage, SANDBOX_CSS } from './pages.js';
 import { createSandboxState, type SandboxState, type SandboxStateOptions } from './state.js';
 
@@ -69,14 +71,15 @@ export function createSandboxApp(options: SandboxAppOptions = {}, state: Sandbox
   app.route('/pay', hostedPages(state));
 
   app.notFound((c) => {
-    if (isApiPath(c.req.path) || c.req.path.startsWith('/sandbox/')) return c.json(errorBody(404, 'no such endpoint'), 404);
+    if (answersJson(c.req.path)) return c.json(errorBody(404, 'no such endpoint'), 404);
     return c.html(messagePage('Not found', 'There is no page at this address.'), 404);
   });
 
+  // Every refusal of every part: JSON for the APIs, a page for people; an unexpected error is logged and answered 500.
   app.onError((error, c) => {
     let status: ContentfulStatusCode = 500;
     let message = 'internal sandbox error';
-    if (error instanceof HTTPException) {
+    if (error instanceof HTTPException || error instanceof OperationError) {
       status = error.status;
       message = error.message || 'request refused';
     } else {
@@ -84,12 +87,13 @@ export function createSandboxApp(options: SandboxAppOptions = {}, state: Sandbox
     }
     const headers: Record<string, string> = {};
     if (error instanceof HTTPException) error.res?.headers.forEach((value, name) => (headers[name] = value));
-    if (isApiPath(c.req.path)) return c.json(errorBody(status, message), status, headers);
+    if (answersJson(c.req.path)) return c.json(errorBody(status, message), status, headers);
     return c.html(messagePage(status === 404 ? 'Not found' : 'Request refused', message), status, headers);
   });
   return app;
 }
 
-function errorBody(code: number, message: string) {
-  return { code, error: { message } };
+/** The billing API and the control API answer in JSON; everything else is a page. */
+function answersJson(path: string): boolean {
+  return isApiPath(path) || path === '/sandbox' || path.startsWith('/sandbox/');
 }

@@ -1,7 +1,8 @@
 /**
  * The sandbox's JSON control API, mounted under `/sandbox` (outside the billing's `/api/rest/v1`): what a merchant's
  * test suite scripts, like Stripe's test clocks and test helpers. Every route needs the sandbox's Basic credentials or
- * its control token. Answers are plain JSON objects; a refusal is `{code, error: {message}}` with that HTTP status.
+ * its control token. Answers are plain JSON objects; a refusal is `{code, error: {message}}` with that HTTP status
+ * (answered by the app's one error handler).
  *
  * - `GET /clock`; `POST /clock` `{"advance": "P1D" | seconds}` or `{"to": "2026-05-01T00:00:00Z"}` → `{from, now,
  *   events}`; `POST /clock/freeze`, `POST /clock/unfreeze`
@@ -12,10 +13,10 @@
  * - `POST /reset`
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import * as z from 'zod';
 import type { Fault, FaultRoute } from './faults.js';
+import { isJsonType, limitBody } from './http.js';
 import {
   OperationError,
   agreementList,
@@ -68,7 +69,7 @@ const NO_STORE = { 'Cache-Control': 'no-store' };
 export function controlApi(ctx: SandboxState, auth: MiddlewareHandler): Hono {
   const api = new Hono();
   api.use('*', auth);
-  api.use('*', bodyLimit({ maxSize: 16 * 1024, onError: () => { throw new HTTPException(413, { message: 'the body is larger than 16 KB' }); } }));
+  api.use('*', limitBody(16));
 
   api.get('/clock', (c) => c.json(clockView(ctx), 200, NO_STORE));
   api.post('/clock', async (c) => {
@@ -95,14 +96,6 @@ export function controlApi(ctx: SandboxState, auth: MiddlewareHandler): Hono {
   api.delete('/faults', (c) => c.json({ faults: wireFaults(clearFaults(ctx)) }, 200, NO_STORE));
 
   api.post('/reset', (c) => c.json(reset(ctx), 200, NO_STORE));
-
-  api.onError((error, c) => {
-    const status = error instanceof OperationError || error instanceof HTTPException ? error.status : 500;
-    if (status === 500) console.error('billing sandbox: unexpected error', error);
-    const headers: Record<string, string> = {};
-    if (error instanceof HTTPException) error.res?.headers.forEach((value, name) => (headers[name] = value));
-    return c.json({ code: status, error: { message: status === 500 ? 'internal sandbox error' : error.message } }, status, headers);
-  });
   return api;
 }
 
@@ -128,7 +121,7 @@ function renamed(record: object, names: Readonly<Record<string, string>>): Recor
 /** The JSON body (an empty one reads as `{}`), checked by `schema`; 415 when not JSON, 400 when invalid. */
 async function body<T>(c: Context, schema: z.ZodType<T>): Promise<T> {
   const text = await c.req.text();
-  if (text.trim() && !/^application\/json\s*(?:;|$)/i.test(c.req.header('content-type') ?? '')) {
+  if (text.trim() && !isJsonType(c)) {
     throw new HTTPException(415, { message: 'Content-Type must be application/json' });
   }
   let value: unknown = {};

@@ -5,9 +5,9 @@
  * credentials: the client is not the merchant.
  */
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { SYSTEMS } from '../eps/systems.js';
+import { limitBody } from './http.js';
 import { TEST_CARDS, decidePayment, defaultCard } from './payment-decision.js';
 import { outcomePage, paymentPage } from './pages.js';
 import { recordId, type Payment } from './records.js';
@@ -22,7 +22,7 @@ export function hostedPages(state: SandboxState): Hono {
     return c.html(paymentPage(payment, store.agreements.get(payment.agreement_id), defaultCard(store, payment.agreement_id, payment.system)));
   });
 
-  routes.post('/:id', bodyLimit({ maxSize: 4 * 1024 }), async (c) => {
+  routes.post('/:id', limitBody(4), async (c) => {
     const payment = hostedPayment(c);
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const decision = form.decision;

@@ -4,11 +4,10 @@
  * service, before authentication), the 64 KB body limit, and the body read once.
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import { HTTPException } from 'hono/http-exception';
 import { SYSTEM_IDS, type SystemId } from '../../eps/systems.js';
 import { bearerAuth } from '../auth.js';
 import { injectFaults } from '../faults.js';
+import { limitBody } from '../http.js';
 import type { SandboxState } from '../state.js';
 import { agreementRoutes } from './agreements.js';
 import { authRoutes } from './auth.js';
@@ -47,7 +46,7 @@ export function billingApi(state: SandboxState, options: BillingApiOptions): Hon
   const api = new Hono<ApiEnv>();
   api.use('*', recordCall(state.calls));
   api.use('*', ctx.fault('any'));
-  api.use('*', bodyLimit({ maxSize: 64 * 1024, onError: () => { throw new HTTPException(413, { message: 'the body is larger than 64 KB' }); } }));
+  api.use('*', limitBody(64));
   api.use('*', readBody);
 
   api.route('/auth', authRoutes(ctx, options));

@@ -7,6 +7,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type * as z from 'zod';
 import type { FaultRoute } from '../faults.js';
+import { isJsonType } from '../http.js';
 import { recordId } from '../records.js';
 import { issuesMessage } from '../schemas.js';
 import type { SandboxCall, SandboxCounts, SandboxState } from '../state.js';
@@ -69,7 +70,7 @@ export const readBody: MiddlewareHandler<ApiEnv> = async (c, next) => {
 export function jsonBody<T>(c: Context<ApiEnv>, schema: z.ZodType<T>): T {
   const body = c.get('body');
   if (body.kind === 'empty') throw badRequest('a JSON body is required');
-  if (!/^application\/json\s*(?:;|$)/i.test(c.req.header('content-type') ?? '')) {
+  if (!isJsonType(c)) {
     throw new HTTPException(415, { message: 'Content-Type must be application/json' });
   }
   if (body.kind === 'invalid') throw badRequest('the body is not valid JSON');
