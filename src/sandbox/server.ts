@@ -157,14 +157,16 @@ async function main(): Promise<void> {
   const uuids = SANDBOX_DEFAULTS.epsUuids;
   // The password is shown only when it is the public demo default; a configured one, and the control token, never.
   const password = options.password === SANDBOX_DEFAULTS.password ? SANDBOX_DEFAULTS.password : '(from SANDBOX_PASSWORD)';
+  // With a public URL, the pages' forms are accepted from that origin only: people open the pages there.
+  const pages = options.publicUrl ?? sandbox.url;
   console.log(`
   Billing sandbox listening on ${sandbox.url}
 
   API base_url:        ${sandbox.baseUrl}
   Basic credentials:   ${options.username} / ${password}   (GET ${API_PREFIX}/auth, and the control API)
   eps_uuid:            A=${uuids.A}  B=${uuids.B}  C=${uuids.C}
-  Client cards:        ${sandbox.url}/   (one per agreement: ${sandbox.url}/agreements/1001)
-  Hosted pages:        ${options.publicUrl ?? sandbox.url}/pay/<payment_id>
+  Client cards:        ${pages}/   (one per agreement: ${pages}/agreements/1001)
+  Hosted pages:        ${pages}/pay/<payment_id>
   Clock:               ${sandbox.clock.now().toISOString()}, ${sandbox.clock.frozen ? 'frozen (stands still until moved)' : 'runs with real time'}
   Control API:         ${sandbox.url}/sandbox/…, for example
                        curl -u ${options.username}:… -X POST ${sandbox.url}/sandbox/clock -H 'content-type: application/json' -d '{"advance":"P1D"}'
