@@ -6,9 +6,9 @@
 import { formatMinorUnits } from '../eps/amount.js';
 import { timestamp } from './calendar.js';
 import type { Fault, FaultRoute } from './faults.js';
+import type { Agreement } from './records.js';
 import type { ClockJump } from './scheduler.js';
 import { seed, type SandboxState } from './state.js';
-import type { Agreement } from './records.js';
 
 /** An operation refused for a reason the caller can fix; `status` is 400 or 404. */
 export class OperationError extends Error {
