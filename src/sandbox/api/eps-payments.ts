@@ -72,6 +72,6 @@ export function epsPaymentRoutes({ state, bearer, count, fault }: ApiContext, { 
 }
 
 /** A problem of the shared model as the sandbox words it: `amount: <the model's text> (<its key>)`. */
-function problemMessage(field: string, problem: string): string {
+function problemMessage(field: string, problem: Parameters<typeof problemText>[0]): string {
   return `${field}: ${problemText(problem)} (${problem})`;
 }
