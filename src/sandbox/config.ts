@@ -3,8 +3,8 @@
  * variable. Documented in the README's "Sandbox reference".
  */
 import type { SystemId } from '../eps/systems.js';
-import { parseInstant } from './clock.js';
-import type { ClockOptions } from './clock.js';
+import { parseInstant } from './billing/clock.js';
+import type { ClockOptions } from './billing/clock.js';
 
 /** What the environment sets: the options of `startSandbox`. */
 export interface SandboxConfig {

@@ -34,7 +34,7 @@ import {
   unfreezeClock,
   type FaultsView,
 } from './operations.js';
-import { recordId } from './records.js';
+import { recordId } from './billing/records.js';
 import { issuesMessage } from './schemas.js';
 import type { SandboxState } from './state.js';
 

@@ -1,13 +1,13 @@
 /**
  * What the sandbox's operator can do and read, once: the JSON control API (`control-api.ts`) and the HTML pages
- * (`admin.ts`) both call these, so a page and a `curl` do the same thing. Each operation says what happened; money is
+ * (`pages/admin.ts`) both call these, so a page and a `curl` do the same thing. Each operation says what happened; money is
  * decimal text ("1140.00") made from exact minor units.
  */
 import { formatMinorUnits } from '../eps/amount.js';
-import { timestamp } from './calendar.js';
+import { timestamp } from './billing/calendar.js';
 import type { Fault, FaultRoute } from './faults.js';
-import type { Agreement } from './records.js';
-import type { ClockJump } from './scheduler.js';
+import type { Agreement } from './billing/records.js';
+import type { ClockJump } from './billing/scheduler.js';
 import { seed, type SandboxState } from './state.js';
 
 /** An operation refused for a reason the caller can fix; `status` is 400 or 404. */

@@ -10,16 +10,16 @@ import { API_PREFIX } from './api/request.js';
 import { SANDBOX_DEFAULTS, loadSandboxConfig } from './config.js';
 import type { SandboxFaults } from './faults.js';
 import { reset } from './operations.js';
-import type { ClockJump } from './scheduler.js';
+import type { ClockJump } from './billing/scheduler.js';
 import { createSandboxState, type SandboxCall, type SandboxCounts } from './state.js';
-import type { SandboxStore } from './store.js';
+import type { SandboxStore } from './billing/store.js';
 
 export type { SandboxCall, SandboxCounts } from './state.js';
-export type { ClockOptions } from './clock.js';
+export type { ClockOptions } from './billing/clock.js';
 export type { Fault, SandboxFaults } from './faults.js';
-export type { ClockJump } from './scheduler.js';
-export type { BillingEvent } from './records.js';
-export type { SandboxStore } from './store.js';
+export type { ClockJump } from './billing/scheduler.js';
+export type { BillingEvent } from './billing/records.js';
+export type { SandboxStore } from './billing/store.js';
 
 export interface SandboxOptions extends Omit<SandboxAppOptions, 'publicUrl' | 'listenUrl'> {
   /** Port; default 0 (a free port). */

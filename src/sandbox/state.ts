@@ -1,17 +1,17 @@
 /**
  * The state of one sandbox: its clock, the billing data and the rules that act on it, the tokens issued, and what
  * tests inspect (the calls received, the counts, the faults set); its creation and its seeding (the data of
- * `seed.ts`). The routes, the operations and `startSandbox` all read and change this one object.
+ * `billing/seed.ts`). The routes, the operations and `startSandbox` all read and change this one object.
  */
 import { TokenBook } from './auth.js';
-import { Autopayments } from './autopayments.js';
-import { Charging } from './charging.js';
-import { SandboxClock, type ClockOptions } from './clock.js';
+import { Autopayments } from './billing/autopayments.js';
+import { Charging } from './billing/charging.js';
+import { SandboxClock, type ClockOptions } from './billing/clock.js';
 import { SANDBOX_DEFAULTS } from './config.js';
 import type { SandboxFaults } from './faults.js';
-import { Scheduler } from './scheduler.js';
-import { seedRecords, seedStart, seedSubscriptions } from './seed.js';
-import { SandboxStore } from './store.js';
+import { Scheduler } from './billing/scheduler.js';
+import { seedRecords, seedStart, seedSubscriptions } from './billing/seed.js';
+import { SandboxStore } from './billing/store.js';
 
 /** One API request as it reached the sandbox. */
 export interface SandboxCall {

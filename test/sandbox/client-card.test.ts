@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSandboxState } from '../../src/sandbox/state.js';
-import { agreementPage } from '../../src/sandbox/card-pages.js';
-import { spanText } from '../../src/sandbox/clock-panel.js';
+import { agreementPage } from '../../src/sandbox/pages/card-pages.js';
+import { spanText } from '../../src/sandbox/pages/clock-panel.js';
 import { AUTOPAY_A, INTERNET, SHOP, T0, decide, moveClock, newAgreement, payment, saveMethod, startFrozen, subscribe, topUp, type Client } from './helpers.js';
 
 async function card(client: Client, agreementId: number | string): Promise<string> {

@@ -10,8 +10,8 @@ import { LOOKUP_KINDS, isLookupKind } from '../../eps/lookup.js';
 import { problemText } from '../../eps/messages.js';
 import { BILLING_POLICY, paramProblems, readBooleans, readEpsParams } from '../../eps/params.js';
 import type { SystemId } from '../../eps/systems.js';
-import { findAgreement } from '../agreement-lookup.js';
-import { paymentTerms } from '../payment-decision.js';
+import { findAgreement } from '../billing/agreement-lookup.js';
+import { paymentTerms } from '../billing/payment-decision.js';
 import { epsPaymentSchema } from '../schemas.js';
 import { badRequest, jsonBody, notFound, type ApiContext, type ApiEnv } from './request.js';
 

@@ -3,7 +3,7 @@
  * /payment_methods/{id}`, which disables a method and its autopayment (idempotent).
  */
 import { Hono, type Context } from 'hono';
-import { recordId } from '../records.js';
+import { recordId } from '../billing/records.js';
 import { badRequest, notFound, pathId, type ApiContext, type ApiEnv } from './request.js';
 
 export function paymentMethodRoutes({ state, bearer }: ApiContext): Hono<ApiEnv> {

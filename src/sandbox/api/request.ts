@@ -8,7 +8,7 @@ import { HTTPException } from 'hono/http-exception';
 import type * as z from 'zod';
 import type { FaultRoute } from '../faults.js';
 import { isJsonType } from '../http.js';
-import { recordId } from '../records.js';
+import { recordId } from '../billing/records.js';
 import { issuesMessage } from '../schemas.js';
 import type { SandboxCall, SandboxCounts, SandboxState } from '../state.js';
 

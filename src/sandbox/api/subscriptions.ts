@@ -5,8 +5,8 @@
  */
 import { Hono } from 'hono';
 import { toMinorUnits } from '../../eps/amount.js';
-import { parseTimestamp, timestamp } from '../calendar.js';
-import type { SubscriptionService, Tariff } from '../records.js';
+import { parseTimestamp, timestamp } from '../billing/calendar.js';
+import type { SubscriptionService, Tariff } from '../billing/records.js';
 import { newSubscriptionSchema, subscriptionChangeSchema, type ServiceItem } from '../schemas.js';
 import { tariffOf } from './tariffs.js';
 import { badRequest, jsonBody, notFound, pathId, type ApiContext, type ApiEnv } from './request.js';

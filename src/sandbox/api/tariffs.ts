@@ -1,8 +1,8 @@
 /** `GET /tariffs`, `GET /tariffs/{id}/periods`, `GET /tariffs/{id}/services` (prices as decimal text, per unit and month). */
 import { Hono } from 'hono';
 import { formatMinorUnits } from '../../eps/amount.js';
-import type { Tariff } from '../records.js';
-import type { SandboxStore } from '../store.js';
+import type { Tariff } from '../billing/records.js';
+import type { SandboxStore } from '../billing/store.js';
 import { notFound, pathId, type ApiContext, type ApiEnv } from './request.js';
 
 export function tariffRoutes({ state, bearer }: ApiContext): Hono<ApiEnv> {

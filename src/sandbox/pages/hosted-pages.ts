@@ -6,12 +6,12 @@
  */
 import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { SYSTEMS } from '../eps/systems.js';
-import { limitBody } from './http.js';
-import { TEST_CARDS, decidePayment, defaultCard } from './payment-decision.js';
-import { outcomePage, paymentPage } from './pages.js';
-import { recordId, type Payment } from './records.js';
-import type { SandboxState } from './state.js';
+import { SYSTEMS } from '../../eps/systems.js';
+import { limitBody } from '../http.js';
+import { TEST_CARDS, decidePayment, defaultCard } from '../billing/payment-decision.js';
+import { outcomePage, paymentPage } from './payment-page.js';
+import { recordId, type Payment } from '../billing/records.js';
+import type { SandboxState } from '../state.js';
 
 export function hostedPages(state: SandboxState): Hono {
   const { store } = state;

@@ -3,7 +3,7 @@
  * which test card the hosted page offers first, and the client's decision there — paying credits the balance (not
  * for a test payment), saves the card when asked, and activates or unblocks what the balance now covers.
  */
-import { SYSTEMS, savesMethod, type SystemId } from '../eps/systems.js';
+import { SYSTEMS, savesMethod, type SystemId } from '../../eps/systems.js';
 import { timestamp } from './calendar.js';
 import type { Charging } from './charging.js';
 import { METHOD_ACTIVE, type Payment, type PaymentDecision } from './records.js';

@@ -4,7 +4,7 @@
  * `user_id`, taxpayer number) selects that client's first agreement (lowest id). Values are compared after trimming;
  * e-mail and full name ignore case, and a full name also ignores repeated spaces.
  */
-import type { LookupKind } from '../eps/lookup.js';
+import type { LookupKind } from '../../eps/lookup.js';
 import type { Agreement, User } from './records.js';
 import type { SandboxStore } from './store.js';
 

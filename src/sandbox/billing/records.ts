@@ -4,8 +4,8 @@
  * ledger of every balance movement and the journal of what the billing did. Money is integer minor units (bigint),
  * turned into text ("1500.50") only at the edge.
  */
-import type { LookupKind } from '../eps/lookup.js';
-import type { SystemId } from '../eps/systems.js';
+import type { LookupKind } from '../../eps/lookup.js';
+import type { SystemId } from '../../eps/systems.js';
 import type { Period } from './calendar.js';
 
 /** A record id as a path or a query writes it (`1001`): a positive integer, at most 15 digits; else `undefined`. */

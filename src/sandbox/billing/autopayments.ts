@@ -5,7 +5,7 @@
  * several, the latest saved one is used. In the sandbox an autopayment always succeeds; it is credited at once, and
  * what it now covers is activated or unblocked.
  */
-import { formatMinorUnits } from '../eps/amount.js';
+import { formatMinorUnits } from '../../eps/amount.js';
 import { timestamp } from './calendar.js';
 import type { Charging } from './charging.js';
 import { METHOD_ACTIVE, type Autopayment, type AutopaymentTrigger, type PaymentMethod } from './records.js';

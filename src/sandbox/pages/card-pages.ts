@@ -6,15 +6,15 @@
  * `card-tables.ts`.
  */
 import { html } from 'hono/html';
-import { formatMinorUnits } from '../eps/amount.js';
-import { autopaymentMethodOf } from './autopayments.js';
-import { dateOf, timestamp } from './calendar.js';
+import { formatMinorUnits } from '../../eps/amount.js';
+import { autopaymentMethodOf } from '../billing/autopayments.js';
+import { dateOf, timestamp } from '../billing/calendar.js';
 import { chargesSection, methodRow, methodsSection, paymentRow, paymentsSection, when } from './card-tables.js';
 import { clockPanel, jumpStatus, type ReportedJump, type Shortcut } from './clock-panel.js';
-import { agreementLabel, agreementTitle, page, type Html } from './pages.js';
-import { monthlyPrice } from './pricing.js';
-import type { Agreement, Subscription, SubscriptionState, SubscriptionVersion } from './records.js';
-import type { SandboxState } from './state.js';
+import { agreementLabel, agreementTitle, page, type Html } from './layout.js';
+import { monthlyPrice } from '../billing/pricing.js';
+import type { Agreement, Subscription, SubscriptionState, SubscriptionVersion } from '../billing/records.js';
+import type { SandboxState } from '../state.js';
 
 /** What the cards read. */
 export type CardContext = Pick<SandboxState, 'store' | 'charging' | 'scheduler' | 'clock'>;

@@ -4,13 +4,13 @@
  * status message that says what the billing did on the way. Plain forms, no script.
  */
 import { html } from 'hono/html';
-import { formatMinorUnits, toMinorUnits } from '../eps/amount.js';
-import { DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS, timestamp } from './calendar.js';
-import type { SandboxClock } from './clock.js';
-import { agreementLabel, type Html } from './pages.js';
-import type { Agreement, BillingEvent, BillingEventKind } from './records.js';
-import type { ClockJump } from './scheduler.js';
-import type { SandboxStore } from './store.js';
+import { formatMinorUnits, toMinorUnits } from '../../eps/amount.js';
+import { DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS, timestamp } from '../billing/calendar.js';
+import type { SandboxClock } from '../billing/clock.js';
+import { agreementLabel, type Html } from './layout.js';
+import type { Agreement, BillingEvent, BillingEventKind } from '../billing/records.js';
+import type { ClockJump } from '../billing/scheduler.js';
+import type { SandboxStore } from '../billing/store.js';
 
 const money = formatMinorUnits;
 

@@ -4,18 +4,18 @@
  * autopayment" (`POST /agreements/{id}/payment-methods/{method}/disable`, then back to the card) and the clock
  * (`POST /clock`, then back to `return_to?jump=N`, where the page says what jump N did), "Stop the clock" / "Let the
  * clock run" (`POST /clock/freeze`, `/clock/unfreeze`) and "Reset to the seed data" (`POST /reset`), each back to
- * `return_to`. The forms call the same operations as the JSON control API (`operations.ts`).
+ * `return_to`. The forms call the same operations as the JSON control API (`../operations.ts`).
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { agreementPage, homePage } from './card-pages.js';
-import { limitBody } from './http.js';
+import { limitBody } from '../http.js';
 import type { ReportedJump } from './clock-panel.js';
-import { OperationError, disableMethod, freezeClock, moveClock, reset, unfreezeClock } from './operations.js';
-import { messagePage } from './pages.js';
-import { recordId } from './records.js';
-import type { ClockJump } from './scheduler.js';
-import type { SandboxState } from './state.js';
+import { OperationError, disableMethod, freezeClock, moveClock, reset, unfreezeClock } from '../operations.js';
+import { messagePage } from './layout.js';
+import { recordId } from '../billing/records.js';
+import type { ClockJump } from '../billing/scheduler.js';
+import type { SandboxState } from '../state.js';
 
 /** How many of the latest moves made with the pages' forms can still be shown (`?jump=N`). */
 const JUMPS_KEPT = 20;

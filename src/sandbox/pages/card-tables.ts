@@ -3,12 +3,12 @@
  * methods), saved payment methods (with "Disable autopayment" on an agreement's card) and payments.
  */
 import { html } from 'hono/html';
-import { formatMinorUnits } from '../eps/amount.js';
-import { LOOKUP_KEYS } from '../eps/lookup.js';
-import { TRIGGER_TEXT } from './autopayments.js';
-import type { Html } from './pages.js';
-import { METHOD_ACTIVE, type Payment, type PaymentMethod } from './records.js';
-import type { SandboxStore } from './store.js';
+import { formatMinorUnits } from '../../eps/amount.js';
+import { LOOKUP_KEYS } from '../../eps/lookup.js';
+import { TRIGGER_TEXT } from '../billing/autopayments.js';
+import type { Html } from './layout.js';
+import { METHOD_ACTIVE, type Payment, type PaymentMethod } from '../billing/records.js';
+import type { SandboxStore } from '../billing/store.js';
 
 const money = formatMinorUnits;
 
