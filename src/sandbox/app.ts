@@ -7,34 +7,22 @@
 import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { SystemId } from '../eps/systems.js';
 import { adminPages } from './pages/admin.js';
 import { billingApi } from './api/billing-api.js';
 import { API_PREFIX, isApiPath } from './api/request.js';
 import { controlAuth } from './auth.js';
-import { SANDBOX_DEFAULTS } from './config.js';
+import { SANDBOX_DEFAULTS, type SandboxOptions } from './config.js';
 import { controlApi } from './control-api.js';
 import { hostedPages } from './pages/hosted-pages.js';
 import { errorBody } from './http.js';
 import { OperationError } from './operations.js';
 import { messagePage, SANDBOX_CSS } from './pages/layout.js';
-import { createSandboxState, type SandboxState, type SandboxStateOptions } from './state.js';
+import { createSandboxState, type SandboxState } from './state.js';
 
-export interface SandboxAppOptions extends SandboxStateOptions {
-  /** Basic credentials of `GET /auth`, of the control API and of the pages' forms; default `demo` / `demo-secret`. */
-  username?: string;
-  password?: string;
-  /** The `eps_uuid` of each payment system; default `sandbox-eps-a`, `-b`, `-c`. */
-  epsUuids?: Record<SystemId, string>;
-  /**
-   * The origin clients reach the sandbox at, when a proxy or another name stands in front of it
-   * (`SANDBOX_PUBLIC_URL`): the origin of `confirmation_url`, and the one origin the pages' forms are accepted from.
-   */
-  publicUrl?: string;
-  /** Where the sandbox listens, once it does: the origin of `confirmation_url` without `publicUrl`; default the request's. */
+/** The sandbox's options (but where it listens, which the server decides), and that address once it listens. */
+export interface SandboxAppOptions extends Omit<SandboxOptions, 'port' | 'host'> {
+  /** Where the sandbox listens: the origin of `confirmation_url` without `publicUrl`; default the request's. */
   listenUrl?: () => string;
-  /** A token that opens the control API (`Authorization: Bearer <it>`) besides the Basic credentials; default none. */
-  controlToken?: string;
 }
 
 const HTML_HEADERS = {

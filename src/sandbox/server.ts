@@ -5,33 +5,22 @@
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
-import { createSandboxApp, type SandboxAppOptions } from './app.js';
+import { createSandboxApp } from './app.js';
 import { API_PREFIX } from './api/request.js';
-import { SANDBOX_DEFAULTS, loadSandboxConfig } from './config.js';
+import type { ClockJump } from './billing/scheduler.js';
+import type { SandboxStore } from './billing/store.js';
+import { SANDBOX_DEFAULTS, loadSandboxConfig, type SandboxOptions } from './config.js';
 import type { SandboxFaults } from './faults.js';
 import { reset } from './operations.js';
-import type { ClockJump } from './billing/scheduler.js';
 import { createSandboxState, type SandboxCall, type SandboxCounts } from './state.js';
-import type { SandboxStore } from './billing/store.js';
 
 export type { SandboxCall, SandboxCounts } from './state.js';
+export type { SandboxOptions } from './config.js';
 export type { ClockOptions } from './billing/clock.js';
 export type { Fault, SandboxFaults } from './faults.js';
 export type { ClockJump } from './billing/scheduler.js';
 export type { BillingEvent } from './billing/records.js';
 export type { SandboxStore } from './billing/store.js';
-
-export interface SandboxOptions extends Omit<SandboxAppOptions, 'publicUrl' | 'listenUrl'> {
-  /** Port; default 0 (a free port). */
-  port?: number;
-  /** Listening address; default 127.0.0.1. */
-  host?: string;
-  /**
-   * Origin of the hosted-page links when the sandbox is reached through another host (default `url`), and the one
-   * origin the pages' forms are accepted from (default: the origin each request was sent to).
-   */
-  publicUrl?: string;
-}
 
 export interface Sandbox {
   /** `http://127.0.0.1:PORT`, where it listens. */

@@ -6,8 +6,8 @@
 import { TokenBook } from './auth.js';
 import { Autopayments } from './billing/autopayments.js';
 import { Charging } from './billing/charging.js';
-import { SandboxClock, type ClockOptions } from './billing/clock.js';
-import { SANDBOX_DEFAULTS } from './config.js';
+import { SandboxClock } from './billing/clock.js';
+import { SANDBOX_DEFAULTS, type SandboxOptions } from './config.js';
 import type { SandboxFaults } from './faults.js';
 import { Scheduler } from './billing/scheduler.js';
 import { seedRecords, seedStart, seedSubscriptions } from './billing/seed.js';
@@ -54,17 +54,8 @@ export interface SandboxState {
   startLeadDays: number;
 }
 
-export interface SandboxStateOptions {
-  /** Lifetime of a token, in seconds of sandbox time; default 600. */
-  tokenTtlSeconds?: number;
-  /** The sandbox clock: its start (default the real time) and whether it stands still between moves (default: runs). */
-  clock?: ClockOptions;
-  /** N of autopayment trigger 1: days before a new billing period; default 1. */
-  autopaymentLeadDays?: number;
-}
-
 /** A sandbox's state, seeded, its history (the seeded months) already processed. */
-export function createSandboxState(options: SandboxStateOptions = {}): SandboxState {
+export function createSandboxState(options: Pick<SandboxOptions, 'tokenTtlSeconds' | 'clock' | 'autopaymentLeadDays'> = {}): SandboxState {
   const ttl = options.tokenTtlSeconds ?? SANDBOX_DEFAULTS.tokenTtlSeconds;
   if (!Number.isInteger(ttl) || ttl <= 0) throw new TypeError(`tokenTtlSeconds must be a positive integer, not ${ttl}`);
   const clock = new SandboxClock(options.clock);
