@@ -2,20 +2,21 @@
  * The billing sandbox as one Hono app: it wires the parts, each a sub-app of its own — the billing REST API under
  * `/api/rest/v1` (`api/`), the JSON control API under `/sandbox` (`control-api.ts`), the pages for people
  * (`pages/admin.ts`) and the payment systems' hosted pages under `/pay` (`pages/hosted-pages.ts`) — and answers
- * every refusal in one place. What the sandbox does, and its choices where the spec is silent: the README's "Sandbox reference".
+ * every refusal in one place. What the sandbox does, and its choices where the spec is silent: the README's
+ * "Sandbox reference".
  */
 import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { adminPages } from './pages/admin.js';
 import { billingApi } from './api/billing-api.js';
 import { API_PREFIX, isApiPath } from './api/request.js';
 import { controlAuth } from './auth.js';
 import { SANDBOX_DEFAULTS, type SandboxOptions } from './config.js';
 import { controlApi } from './control-api.js';
-import { hostedPages } from './pages/hosted-pages.js';
 import { errorBody } from './http.js';
 import { OperationError } from './operations.js';
+import { adminPages } from './pages/admin.js';
+import { hostedPages } from './pages/hosted-pages.js';
 import { messagePage, SANDBOX_CSS } from './pages/layout.js';
 import { createSandboxState, type SandboxState } from './state.js';
 
