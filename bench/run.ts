@@ -8,7 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_EPS_UUIDS } from '../src/sandbox/app.js';
+import { SANDBOX_DEFAULTS } from '../src/sandbox/config.js';
 import { fire, measure, type LoadResult, type Target } from './http-load.js';
 import { startChild, stopAll, type Child } from './processes.js';
 import { int, machine, mb, ms, percent, table } from './report.js';
@@ -35,7 +35,7 @@ const TIME_LIMIT_MS = 12 * 60_000;
 const RESULTS = fileURLToPath(new URL('./results.md', import.meta.url));
 const CREDENTIALS = { username: 'bench', password: 'bench-secret' };
 const SHOP = 'https://shop.example';
-const EPS_UUID = DEFAULT_EPS_UUIDS.A;
+const EPS_UUID = SANDBOX_DEFAULTS.epsUuids.A;
 const JSON_TYPE = { 'content-type': 'application/json' };
 
 // One payment of system A, found by agreement number: what the widget sends, and what the billing receives.
@@ -79,9 +79,9 @@ async function main(): Promise<void> {
     BILLING_BASE_URL: baseUrl,
     BILLING_USERNAME: CREDENTIALS.username,
     BILLING_PASSWORD: CREDENTIALS.password,
-    EPS_UUID_A: DEFAULT_EPS_UUIDS.A,
-    EPS_UUID_B: DEFAULT_EPS_UUIDS.B,
-    EPS_UUID_C: DEFAULT_EPS_UUIDS.C,
+    EPS_UUID_A: SANDBOX_DEFAULTS.epsUuids.A,
+    EPS_UUID_B: SANDBOX_DEFAULTS.epsUuids.B,
+    EPS_UUID_C: SANDBOX_DEFAULTS.epsUuids.C,
     ALLOWED_ORIGINS: `${SHOP},${pages.origin}`,
     HOST: '127.0.0.1',
     PORT: '0',

@@ -1,24 +1,52 @@
 /**
- * The sandbox's start-up options, read once from the environment by `server.ts`; a bad start names every bad
- * variable. Documented in the README's "Sandbox reference".
+ * The sandbox's options, once: what each means, its default, and how `server.ts` reads them from the environment at
+ * start-up (a bad start names every bad variable). Documented in the README's "Sandbox reference".
  */
-import { parseInstant } from './clock.js';
-import type { ClockOptions } from './clock.js';
+import type { SystemId } from '../eps/systems.js';
+import { parseInstant } from './billing/clock.js';
+import type { ClockOptions } from './billing/clock.js';
 
-/** What the environment sets: the options of `startSandbox`. */
-export interface SandboxConfig {
-  port: number;
-  host: string;
-  username: string;
-  password: string;
-  tokenTtlSeconds: number;
-  autopaymentLeadDays: number;
-  clock: ClockOptions;
+/** The options of a sandbox (`startSandbox`); the defaults are `SANDBOX_DEFAULTS`. */
+export interface SandboxOptions {
+  /** Port; in-process default 0 (a free port), from the environment 8790. */
+  port?: number;
+  /** Listening address. */
+  host?: string;
+  /** Basic credentials of `GET /auth`, of the control API and of the pages' forms. */
+  username?: string;
+  password?: string;
+  /** Lifetime of a token, in seconds of sandbox time. */
+  tokenTtlSeconds?: number;
+  /** N of autopayment trigger 1: days before a new billing period. */
+  autopaymentLeadDays?: number;
+  /** The sandbox clock: its start (default the real time) and whether it stands still between moves (default: runs). */
+  clock?: ClockOptions;
+  /** The `eps_uuid` of each payment system. */
+  epsUuids?: Record<SystemId, string>;
+  /**
+   * The origin clients reach the sandbox at, when a proxy or another name stands in front of it: the origin of
+   * `confirmation_url` (default where the sandbox listens), and the one origin the pages' forms are accepted from
+   * (default the origin each request was sent to).
+   */
   publicUrl?: string;
+  /** A token that opens the control API (`Authorization: Bearer <it>`) besides the Basic credentials; default none. */
   controlToken?: string;
 }
 
-export const SANDBOX_DEFAULTS = { port: 8790, host: '127.0.0.1', username: 'demo', password: 'demo-secret', tokenTtlSeconds: 600, autopaymentLeadDays: 1 } as const;
+/** What the environment sets. */
+export type SandboxConfig = Required<Pick<SandboxOptions, 'port' | 'host' | 'username' | 'password' | 'tokenTtlSeconds' | 'autopaymentLeadDays' | 'clock'>> &
+  Pick<SandboxOptions, 'publicUrl' | 'controlToken'>;
+
+/** The default of every option, for the environment here and for the sandbox started in-process (`startSandbox`). */
+export const SANDBOX_DEFAULTS = {
+  port: 8790,
+  host: '127.0.0.1',
+  username: 'demo',
+  password: 'demo-secret',
+  tokenTtlSeconds: 600,
+  autopaymentLeadDays: 1,
+  epsUuids: { A: 'sandbox-eps-a', B: 'sandbox-eps-b', C: 'sandbox-eps-c' } as Readonly<Record<SystemId, string>>,
+} as const;
 
 /** The options of `startSandbox` from `SANDBOX_*` variables, or an Error whose message lists every problem. */
 export function loadSandboxConfig(env: Record<string, string | undefined> = process.env): SandboxConfig {

@@ -1,7 +1,8 @@
 /**
  * The sandbox's JSON control API, mounted under `/sandbox` (outside the billing's `/api/rest/v1`): what a merchant's
  * test suite scripts, like Stripe's test clocks and test helpers. Every route needs the sandbox's Basic credentials or
- * its control token. Answers are plain JSON objects; a refusal is `{code, error: {message}}` with that HTTP status.
+ * its control token. Answers are plain JSON objects; a refusal is `{code, error: {message}}` with that HTTP status
+ * (answered by the app's one error handler).
  *
  * - `GET /clock`; `POST /clock` `{"advance": "P1D" | seconds}` or `{"to": "2026-05-01T00:00:00Z"}` → `{from, now,
  *   events}`; `POST /clock/freeze`, `POST /clock/unfreeze`
@@ -12,10 +13,10 @@
  * - `POST /reset`
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import * as z from 'zod';
 import type { Fault, FaultRoute } from './faults.js';
+import { isJsonType, limitBody } from './http.js';
 import {
   OperationError,
   agreementList,
@@ -32,15 +33,19 @@ import {
   settings,
   unfreezeClock,
   type FaultsView,
-  type OperationsContext,
 } from './operations.js';
+import { recordId } from './billing/records.js';
 import { issuesMessage } from './schemas.js';
+import type { SandboxState } from './state.js';
 
 const moveSchema = z.strictObject({ advance: z.optional(z.union([z.string(), z.number()])), to: z.optional(z.string()) });
 
 const settingsSchema = z.strictObject({ autopayment_lead_days: z.number() });
 
 const TARGETS = { auth: 'auth', eps_payments: 'epsPayments', any: 'any' } as const satisfies Record<string, FaultRoute>;
+
+/** A fault's fields as the control API writes them, and as `Fault` holds them (`reset: true` is `drop`). */
+const FAULT_FIELDS = { status: 'status', delay_ms: 'delayMs', garbage: 'garbage', reset: 'drop', retry_after: 'retryAfter', times: 'times' } as const satisfies Record<string, keyof Fault>;
 
 const faultSchema = z
   .strictObject({
@@ -61,10 +66,10 @@ const faultSchema = z
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
-export function controlApi(ctx: OperationsContext, auth: MiddlewareHandler): Hono {
+export function controlApi(ctx: SandboxState, auth: MiddlewareHandler): Hono {
   const api = new Hono();
   api.use('*', auth);
-  api.use('*', bodyLimit({ maxSize: 16 * 1024, onError: () => { throw new HTTPException(413, { message: 'the body is larger than 16 KB' }); } }));
+  api.use('*', limitBody(16));
 
   api.get('/clock', (c) => c.json(clockView(ctx), 200, NO_STORE));
   api.post('/clock', async (c) => {
@@ -85,54 +90,38 @@ export function controlApi(ctx: OperationsContext, auth: MiddlewareHandler): Hon
 
   api.get('/faults', (c) => c.json({ faults: wireFaults(faultsView(ctx)) }, 200, NO_STORE));
   api.post('/faults', async (c) => {
-    const input = await body(c, faultSchema);
-    const fault: Fault = {
-      ...(input.status !== undefined && { status: input.status }),
-      ...(input.delay_ms !== undefined && { delayMs: input.delay_ms }),
-      ...(input.garbage !== undefined && { garbage: input.garbage }),
-      ...(input.reset && { drop: true }),
-      ...(input.retry_after !== undefined && { retryAfter: input.retry_after }),
-      ...(input.times !== undefined && { times: input.times }),
-    };
-    return c.json({ faults: wireFaults(setFault(ctx, TARGETS[input.target], fault)) }, 200, NO_STORE);
+    const { target, ...input } = await body(c, faultSchema);
+    return c.json({ faults: wireFaults(setFault(ctx, TARGETS[target], renamed(input, FAULT_FIELDS) as Fault)) }, 200, NO_STORE);
   });
   api.delete('/faults', (c) => c.json({ faults: wireFaults(clearFaults(ctx)) }, 200, NO_STORE));
 
   api.post('/reset', (c) => c.json(reset(ctx), 200, NO_STORE));
-
-  api.onError((error, c) => {
-    const status = error instanceof OperationError || error instanceof HTTPException ? error.status : 500;
-    if (status === 500) console.error('billing sandbox: unexpected error', error);
-    const headers: Record<string, string> = {};
-    if (error instanceof HTTPException) error.res?.headers.forEach((value, name) => (headers[name] = value));
-    return c.json({ code: status, error: { message: status === 500 ? 'internal sandbox error' : error.message } }, status, headers);
-  });
-  api.notFound((c) => c.json({ code: 404, error: { message: 'no such control endpoint' } }, 404));
   return api;
 }
 
 /** The faults set, written as `POST /faults` takes them: `{eps_payments: {status: 429, retry_after: 5, times: 1}}`. */
 function wireFaults(faults: FaultsView): Record<string, Record<string, unknown>> {
-  const targetOf = Object.fromEntries(Object.entries(TARGETS).map(([wire, route]) => [route, wire]));
+  const targetOf = inverse(TARGETS);
+  const fieldOf = inverse(FAULT_FIELDS);
+  return Object.fromEntries(Object.entries(faults).map(([route, fault]) => [targetOf[route] ?? route, renamed(fault, fieldOf)]));
+}
+
+/** `{a: 'b'}` → `{b: 'a'}`. */
+function inverse(names: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(names).map(([from, to]) => [to, from]));
+}
+
+/** The fields of `record` under their names in `names`; one left out, undefined or false is not written. */
+function renamed(record: object, names: Readonly<Record<string, string>>): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(faults).map(([route, f]) => [
-      targetOf[route] ?? route,
-      {
-        ...(f.status !== undefined && { status: f.status }),
-        ...(f.delayMs !== undefined && { delay_ms: f.delayMs }),
-        ...(f.garbage !== undefined && { garbage: f.garbage }),
-        ...(f.drop && { reset: true }),
-        ...(f.retryAfter !== undefined && { retry_after: f.retryAfter }),
-        ...(f.times !== undefined && { times: f.times }),
-      },
-    ]),
+    Object.entries(record).flatMap(([name, value]) => (value === undefined || value === false || !Object.hasOwn(names, name) ? [] : [[names[name], value]])),
   );
 }
 
 /** The JSON body (an empty one reads as `{}`), checked by `schema`; 415 when not JSON, 400 when invalid. */
 async function body<T>(c: Context, schema: z.ZodType<T>): Promise<T> {
   const text = await c.req.text();
-  if (text.trim() && !/^application\/json\s*(?:;|$)/i.test(c.req.header('content-type') ?? '')) {
+  if (text.trim() && !isJsonType(c)) {
     throw new HTTPException(415, { message: 'Content-Type must be application/json' });
   }
   let value: unknown = {};
@@ -147,6 +136,7 @@ async function body<T>(c: Context, schema: z.ZodType<T>): Promise<T> {
 }
 
 function idOf(text: string | undefined, what: string): number {
-  if (!/^[1-9]\d{0,14}$/.test(text ?? '')) throw new OperationError(400, `${what} id: expected a positive integer`);
-  return Number(text);
+  const id = recordId(text);
+  if (id === undefined) throw new OperationError(400, `${what} id: expected a positive integer`);
+  return id;
 }

@@ -1,30 +1,14 @@
 /**
  * What the sandbox's operator can do and read, once: the JSON control API (`control-api.ts`) and the HTML pages
- * (`admin.ts`) both call these, so a page and a `curl` do the same thing. Each operation says what happened; money is
+ * (`pages/admin.ts`) both call these, so a page and a `curl` do the same thing. Each operation says what happened; money is
  * decimal text ("1140.00") made from exact minor units.
  */
 import { formatMinorUnits } from '../eps/amount.js';
-import type { TokenBook } from './auth.js';
-import { timestamp } from './calendar.js';
-import type { Charging } from './charging.js';
-import type { SandboxClock } from './clock.js';
-import type { Fault, FaultRoute, SandboxFaults } from './faults.js';
-import type { ClockJump, Scheduler } from './scheduler.js';
-import { seedStart, seedStore, seedSubscriptions } from './seed.js';
-import type { Agreement, SandboxStore } from './store.js';
-
-/** The parts of the sandbox's state the operations use (the app's `SandboxState` has them all). */
-export interface OperationsContext {
-  clock: SandboxClock;
-  store: SandboxStore;
-  charging: Charging;
-  scheduler: Scheduler;
-  tokens: TokenBook;
-  faults: SandboxFaults;
-  calls: unknown[];
-  counts: { auth: number; epsPayments: number };
-  startLeadDays: number;
-}
+import { timestamp } from './billing/calendar.js';
+import type { Fault, FaultRoute } from './faults.js';
+import type { Agreement } from './billing/records.js';
+import type { ClockJump } from './billing/scheduler.js';
+import { seed, type SandboxState } from './state.js';
 
 /** An operation refused for a reason the caller can fix; `status` is 400 or 404. */
 export class OperationError extends Error {
@@ -44,7 +28,7 @@ export interface ClockView {
   autopayment_lead_days: number;
 }
 
-export function clockView(ctx: OperationsContext): ClockView {
+export function clockView(ctx: SandboxState): ClockView {
   return {
     now: ctx.clock.now().toISOString(),
     frozen: ctx.clock.frozen,
@@ -54,7 +38,7 @@ export function clockView(ctx: OperationsContext): ClockView {
 }
 
 /** Moves the clock (`advance`: a duration or seconds; `to`: an instant); every event on the way fires, once, in order. */
-export function moveClock(ctx: OperationsContext, request: { advance?: unknown; to?: unknown }): ClockJump {
+export function moveClock(ctx: SandboxState, request: { advance?: unknown; to?: unknown }): ClockJump {
   try {
     return ctx.scheduler.move(request, 's');
   } catch (error) {
@@ -63,13 +47,13 @@ export function moveClock(ctx: OperationsContext, request: { advance?: unknown; 
   }
 }
 
-export function freezeClock(ctx: OperationsContext): ClockView {
+export function freezeClock(ctx: SandboxState): ClockView {
   ctx.scheduler.catchUp();
   ctx.clock.freeze();
   return clockView(ctx);
 }
 
-export function unfreezeClock(ctx: OperationsContext): ClockView {
+export function unfreezeClock(ctx: SandboxState): ClockView {
   ctx.clock.unfreeze();
   return clockView(ctx);
 }
@@ -79,12 +63,12 @@ export interface Settings {
   token_ttl_seconds: number;
 }
 
-export function settings(ctx: OperationsContext): Settings {
+export function settings(ctx: SandboxState): Settings {
   return { autopayment_lead_days: ctx.scheduler.leadDays, token_ttl_seconds: ctx.tokens.ttlSeconds };
 }
 
 /** Sets N, the autopayment lead time in days (trigger 1); it applies to the lead times still ahead. */
-export function setLeadDays(ctx: OperationsContext, days: unknown): Settings {
+export function setLeadDays(ctx: SandboxState, days: unknown): Settings {
   try {
     ctx.scheduler.leadDays = typeof days === 'number' ? days : Number.NaN;
   } catch (error) {
@@ -95,19 +79,19 @@ export function setLeadDays(ctx: OperationsContext, days: unknown): Settings {
 }
 
 /** Sets a fault on a route (`auth`, `eps_payments`, or every API request: `any`); replaces the one there. */
-export function setFault(ctx: OperationsContext, target: FaultRoute, fault: Fault): FaultsView {
+export function setFault(ctx: SandboxState, target: FaultRoute, fault: Fault): FaultsView {
   ctx.faults[target] = fault;
   return faultsView(ctx);
 }
 
-export function clearFaults(ctx: OperationsContext): FaultsView {
+export function clearFaults(ctx: SandboxState): FaultsView {
   for (const key of Object.keys(ctx.faults) as FaultRoute[]) delete ctx.faults[key];
   return faultsView(ctx);
 }
 
 export type FaultsView = Record<string, Fault>;
 
-export function faultsView(ctx: OperationsContext): FaultsView {
+export function faultsView(ctx: SandboxState): FaultsView {
   return Object.fromEntries(Object.entries(ctx.faults).filter(([, fault]) => fault !== undefined).map(([name, fault]) => [name, { ...fault }]));
 }
 
@@ -116,16 +100,11 @@ export function faultsView(ctx: OperationsContext): FaultsView {
  * frozen or running as configured, N as configured, no fault. Tokens already issued stay valid for the time they had
  * left, so a relay is not logged out by a reset.
  */
-export function reset(ctx: OperationsContext): ClockView {
+export function reset(ctx: SandboxState): ClockView {
   const before = ctx.clock.millis();
   ctx.clock.reset();
   ctx.tokens.shift(before - ctx.clock.millis());
-  ctx.store.clear();
-  seedStore(ctx.store);
-  const since = seedStart(ctx.clock.millis());
-  ctx.scheduler.reset(since, ctx.startLeadDays);
-  seedSubscriptions(ctx.store, since);
-  ctx.scheduler.catchUp();
+  seed(ctx);
   clearFaults(ctx);
   ctx.calls.length = 0;
   ctx.counts.auth = 0;
@@ -134,21 +113,21 @@ export function reset(ctx: OperationsContext): ClockView {
 }
 
 /** Disables a payment method of an agreement and its autopayment (idempotent). */
-export function disableMethod(ctx: OperationsContext, agreementId: number, methodId: number) {
+export function disableMethod(ctx: SandboxState, agreementId: number, methodId: number) {
   const method = ctx.store.paymentMethods.get(methodId);
   if (!method || method.agreement_id !== agreementId) throw new OperationError(404, `agreement ${agreementId} has no payment method ${methodId}`);
   ctx.store.disableMethod(method);
   return { payment_method_id: method.payment_method_id, status: method.status, enable_auto_payments: method.enable_auto_payments };
 }
 
-export function agreementOf(ctx: OperationsContext, id: number): Agreement {
+export function agreementOf(ctx: SandboxState, id: number): Agreement {
   const agreement = ctx.store.agreements.get(id);
   if (!agreement) throw new OperationError(404, `agreement ${id} not found`);
   return agreement;
 }
 
 /** Every agreement with its balance and recommended payment now. */
-export function agreementList(ctx: OperationsContext) {
+export function agreementList(ctx: SandboxState) {
   const now = ctx.clock.millis();
   return [...ctx.store.agreements.values()].map((a) => ({
     agreement_id: a.agreement_id,
@@ -161,7 +140,7 @@ export function agreementList(ctx: OperationsContext) {
 }
 
 /** What the billing says about one agreement now: balance, recommended payment, subscriptions, ledger, payments, methods. */
-export function agreementReport(ctx: OperationsContext, id: number) {
+export function agreementReport(ctx: SandboxState, id: number) {
   const { store, charging } = ctx;
   const agreement = agreementOf(ctx, id);
   const now = ctx.clock.millis();

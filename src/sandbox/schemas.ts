@@ -8,7 +8,7 @@ import { toMinorUnits } from '../eps/amount.js';
 import { EMAIL_ADDRESS, MAX_EMAIL_LENGTH } from '../eps/email.js';
 import { isTaxpayerNumber } from '../eps/lookup.js';
 import { MAX_EPS_PARAMS } from '../eps/params.js';
-import { quantityUnits } from './pricing.js';
+import { quantityUnits } from './billing/pricing.js';
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);

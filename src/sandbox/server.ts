@@ -5,27 +5,22 @@
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
-import { API_PREFIX, DEFAULT_EPS_UUIDS, createSandboxApp, createSandboxState, type SandboxAppOptions, type SandboxCall, type SandboxCounts } from './app.js';
-import { SANDBOX_DEFAULTS, loadSandboxConfig } from './config.js';
+import { createSandboxApp } from './app.js';
+import { API_PREFIX } from './api/request.js';
+import type { ClockJump } from './billing/scheduler.js';
+import type { SandboxStore } from './billing/store.js';
+import { SANDBOX_DEFAULTS, loadSandboxConfig, type SandboxOptions } from './config.js';
 import type { SandboxFaults } from './faults.js';
 import { reset } from './operations.js';
-import type { ClockJump } from './scheduler.js';
-import type { SandboxStore } from './store.js';
+import { createSandboxState, type SandboxCall, type SandboxCounts } from './state.js';
 
-export type { SandboxCall, SandboxCounts } from './app.js';
-export type { ClockOptions } from './clock.js';
+export type { SandboxCall, SandboxCounts } from './state.js';
+export type { SandboxOptions } from './config.js';
+export type { ClockOptions } from './billing/clock.js';
 export type { Fault, SandboxFaults } from './faults.js';
-export type { ClockJump } from './scheduler.js';
-export type { BillingEvent, SandboxStore } from './store.js';
-
-export interface SandboxOptions extends Omit<SandboxAppOptions, 'publicUrl'> {
-  /** Port; default 0 (a free port). */
-  port?: number;
-  /** Listening address; default 127.0.0.1. */
-  host?: string;
-  /** Origin of the hosted-page links when the sandbox is reached through another host; default `url`. */
-  publicUrl?: string;
-}
+export type { ClockJump } from './billing/scheduler.js';
+export type { BillingEvent } from './billing/records.js';
+export type { SandboxStore } from './billing/store.js';
 
 export interface Sandbox {
   /** `http://127.0.0.1:PORT`, where it listens. */
@@ -79,8 +74,8 @@ export interface SandboxClockControl {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const state = createSandboxState(options);
   let url = '';
-  const app = createSandboxApp({ ...options, publicUrl: () => options.publicUrl?.replace(/\/+$/, '') ?? url }, state);
-  const host = options.host ?? '127.0.0.1';
+  const app = createSandboxApp({ ...options, listenUrl: () => url }, state);
+  const host = options.host ?? SANDBOX_DEFAULTS.host;
   const server = await listen(app.fetch, options.port ?? 0, host);
   url = `http://${/^(?:0\.0\.0\.0|::)$/.test(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`;
   const { clock, scheduler } = state;
@@ -97,11 +92,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     revokeTokens: () => state.tokens.revokeAll(),
     reset: () => void reset(state),
     relayEnv: () => {
-      const uuids = { ...DEFAULT_EPS_UUIDS, ...options.epsUuids };
+      const uuids = { ...SANDBOX_DEFAULTS.epsUuids, ...options.epsUuids };
       return {
         BILLING_BASE_URL: `${url}${API_PREFIX}`,
-        BILLING_USERNAME: options.username ?? 'demo',
-        BILLING_PASSWORD: options.password ?? 'demo-secret',
+        BILLING_USERNAME: options.username ?? SANDBOX_DEFAULTS.username,
+        BILLING_PASSWORD: options.password ?? SANDBOX_DEFAULTS.password,
         EPS_UUID_A: uuids.A,
         EPS_UUID_B: uuids.B,
         EPS_UUID_C: uuids.C,
@@ -148,17 +143,19 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const sandbox = await startSandbox(options);
-  const uuids = DEFAULT_EPS_UUIDS;
+  const uuids = SANDBOX_DEFAULTS.epsUuids;
   // The password is shown only when it is the public demo default; a configured one, and the control token, never.
   const password = options.password === SANDBOX_DEFAULTS.password ? SANDBOX_DEFAULTS.password : '(from SANDBOX_PASSWORD)';
+  // With a public URL, the pages' forms are accepted from that origin only: people open the pages there.
+  const pages = options.publicUrl ?? sandbox.url;
   console.log(`
   Billing sandbox listening on ${sandbox.url}
 
   API base_url:        ${sandbox.baseUrl}
   Basic credentials:   ${options.username} / ${password}   (GET ${API_PREFIX}/auth, and the control API)
   eps_uuid:            A=${uuids.A}  B=${uuids.B}  C=${uuids.C}
-  Client cards:        ${sandbox.url}/   (one per agreement: ${sandbox.url}/agreements/1001)
-  Hosted pages:        ${options.publicUrl ?? sandbox.url}/pay/<payment_id>
+  Client cards:        ${pages}/   (one per agreement: ${pages}/agreements/1001)
+  Hosted pages:        ${pages}/pay/<payment_id>
   Clock:               ${sandbox.clock.now().toISOString()}, ${sandbox.clock.frozen ? 'frozen (stands still until moved)' : 'runs with real time'}
   Control API:         ${sandbox.url}/sandbox/…, for example
                        curl -u ${options.username}:… -X POST ${sandbox.url}/sandbox/clock -H 'content-type: application/json' -d '{"advance":"P1D"}'

@@ -136,6 +136,17 @@ describe('sandbox: access (authentication, token expiry, faults)', { concurrency
       assert.ok(performance.now() - started >= 140);
     });
 
+    it('the control API sets a fault with every field by its wire name and answers it under the same names', async () => {
+      const slowReset = { reset: true, delay_ms: 5, times: 3 };
+      const busy = { status: 429, retry_after: 0, times: 2 };
+      assert.equal((await client.control('POST', '/faults', { target: 'auth', ...slowReset })).status, 200);
+      const set = await client.control('POST', '/faults', { target: 'eps_payments', ...busy });
+      assert.deepEqual(set.body, { faults: { auth: slowReset, eps_payments: busy } });
+      assert.deepEqual({ ...client.sandbox.faults }, { auth: { drop: true, delayMs: 5, times: 3 }, epsPayments: { status: 429, retryAfter: 0, times: 2 } });
+      client.sandbox.faults.auth = { garbage: '', drop: false };
+      assert.deepEqual((await client.control('GET', '/faults')).body, { faults: { auth: { garbage: '' }, eps_payments: busy } }, 'drop: false is no reset');
+    });
+
     it('a request stuck in a delay does not hold close() up', async () => {
       const other = await start();
       other.sandbox.faults.auth = { delayMs: 10_000 };

@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createSandboxState } from '../../src/sandbox/app.js';
-import { agreementPage, spanText } from '../../src/sandbox/card-pages.js';
+import { createSandboxState } from '../../src/sandbox/state.js';
+import { agreementPage } from '../../src/sandbox/pages/card-pages.js';
+import { spanText } from '../../src/sandbox/pages/clock-panel.js';
 import { AUTOPAY_A, INTERNET, SHOP, T0, decide, moveClock, newAgreement, payment, saveMethod, startFrozen, subscribe, topUp, type Client } from './helpers.js';
 
 async function card(client: Client, agreementId: number | string): Promise<string> {
@@ -272,6 +273,23 @@ describe('sandbox client card', () => {
 });
 
 describe('sandbox pages: the clock\'s state and the seed, with the control API\'s operations', () => {
+  it('a form is accepted from the sandbox\'s own origin: its public URL when configured (a proxy in front may rewrite Host), else the one the request was sent to', async () => {
+    const freeze = (client: Client, origin: string) =>
+      fetch(`${client.sandbox.url}/clock/freeze`, { method: 'POST', headers: { authorization: client.basic, origin }, redirect: 'manual' });
+    const direct = await startFrozen();
+    const proxied = await startFrozen(T0, { publicUrl: 'https://sandbox.example/' });
+    try {
+      assert.equal((await freeze(direct, direct.sandbox.url)).status, 303);
+      assert.equal((await freeze(direct, `https://${new URL(direct.sandbox.url).host}`)).status, 403, 'same host, another scheme');
+      // Behind a proxy the browser sends the public origin, while Host says where the sandbox listens.
+      assert.equal((await freeze(proxied, 'https://sandbox.example')).status, 303);
+      assert.equal((await freeze(proxied, proxied.sandbox.url)).status, 403, 'the listening address is not the public one');
+      assert.equal((await freeze(proxied, 'https://evil.example')).status, 403);
+    } finally {
+      await Promise.all([direct.close(), proxied.close()]);
+    }
+  });
+
   it('"Stop the clock", "Let the clock run" and "Reset to the seed data" post with the credentials and come back', async () => {
     const client = await startFrozen();
     try {

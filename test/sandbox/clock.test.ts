@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatMinorUnits } from '../../src/eps/amount.js';
-import { addMonths, nextHalfPast, parseTimestamp, periodContaining, timestamp } from '../../src/sandbox/calendar.js';
-import { SandboxClock, addDuration, moveTarget, parseDuration, parseInstant } from '../../src/sandbox/clock.js';
+import { addMonths, nextHalfPast, parseTimestamp, periodContaining, timestamp } from '../../src/sandbox/billing/calendar.js';
+import { SandboxClock, addDuration, moveTarget, parseDuration, parseInstant } from '../../src/sandbox/billing/clock.js';
 import { INTERNET, moveClock, newAgreement, saveMethod, start, startFrozen, subscribe, topUp, type Client } from './helpers.js';
 
 const at = (iso: string) => Date.parse(iso);

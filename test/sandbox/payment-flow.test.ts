@@ -143,6 +143,16 @@ describe('sandbox: hosted payment page', () => {
     assert.equal(store().payments.get(created.payment_id)?.status, 'pending');
   });
 
+  it('refuses a decision over 4 KB with a 413 page like every other refusal (HTML, under the pages\' CSP), without deciding', async () => {
+    const created = await client.pay(payment('C'));
+    const res = await fetch(created.confirmation_url, { method: 'POST', body: new URLSearchParams({ decision: 'pay', note: 'x'.repeat(5000) }), redirect: 'manual' });
+    assert.equal(res.status, 413);
+    assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
+    assert.match(res.headers.get('content-security-policy') ?? '', /default-src 'none'/);
+    assert.match(await res.text(), /the body is larger than 4 KB/);
+    assert.equal(store().payments.get(created.payment_id)?.status, 'pending');
+  });
+
   it('the client card lists agreements, balances, saved methods and payments, escaped, with no credentials', async () => {
     const created = await client.pay(payment('B', { is_autopayment: true }, { agreement_param_id: 7, agreement_param_value: 'client@example.com' }));
     const user = await client.api('POST', '/users', { type: 1, organization: '<b>Acme & Co</b>', email: 'acme@example.com' });

@@ -14,11 +14,12 @@ import { DAY_MS, nextHalfPast, parseTimestamp } from './calendar.js';
 import type { Autopayments } from './autopayments.js';
 import type { Charging } from './charging.js';
 import { moveTarget, parseInstant, type SandboxClock } from './clock.js';
-import type { BillingEvent, SandboxStore, Subscription } from './store.js';
+import type { BillingEvent, Subscription } from './records.js';
+import type { SandboxStore } from './store.js';
 
 export interface SchedulerOptions {
-  /** N of trigger 1: days before a period start; default 1. */
-  leadDays?: number;
+  /** N of trigger 1: days before a period start. */
+  leadDays: number;
   /** The instant the billing's history starts (seed data back-dated to it); default the clock's time. */
   since?: number;
 }
@@ -44,9 +45,9 @@ export class Scheduler {
     private readonly clock: SandboxClock,
     private readonly charging: Charging,
     private readonly autopayments: Autopayments,
-    options: SchedulerOptions = {},
+    options: SchedulerOptions,
   ) {
-    this.#leadDays = checkLeadDays(options.leadDays ?? 1);
+    this.#leadDays = checkLeadDays(options.leadDays);
     this.#processedTo = options.since ?? clock.millis();
     this.#lastSweep = this.#processedTo;
   }

@@ -21,10 +21,11 @@
  * - The recommended payment of an agreement: what the balance lacks to pay, for each subscription, its next period
  *   (active or scheduled ones) or the rest of its current period (blocked or awaiting ones); 0 when it lacks nothing.
  */
-import { formatMinorUnits } from '../eps/amount.js';
+import { formatMinorUnits } from '../../eps/amount.js';
 import { DAY_MS, dateOf, parseTimestamp, periodContaining, timestamp, type Period } from './calendar.js';
 import { monthlyRate, prorate, type Stretch } from './pricing.js';
-import type { BillingEvent, ChargedPeriod, LedgerEntry, SandboxStore, Subscription, SubscriptionState, SubscriptionVersion } from './store.js';
+import type { BillingEvent, ChargedPeriod, LedgerEntry, Subscription, SubscriptionState, SubscriptionVersion } from './records.js';
+import type { SandboxStore } from './store.js';
 
 /** A part `[from, to)` of a billing period. */
 export interface PeriodPart extends Period {

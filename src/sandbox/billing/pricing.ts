@@ -5,7 +5,7 @@
  * is rounded once, half up, to the minor unit — so the history of a period never drifts by rounding.
  */
 import type { Period } from './calendar.js';
-import type { SubscriptionVersion, Tariff } from './store.js';
+import type { SubscriptionVersion, Tariff } from './records.js';
 
 /** Quantities are held in millionths. */
 export const QUANTITY_SCALE = 1_000_000n;

@@ -11,20 +11,15 @@
  * The history (the subscriptions' creation too) is dated from the 1st of the previous month, by the sandbox clock.
  */
 import { addMonths, periodContaining, timestamp } from './calendar.js';
-import { SandboxStore } from './store.js';
+import type { SandboxStore } from './store.js';
 
 /** Where the seeded history begins: the 1st of the month before `now`. */
 export function seedStart(now: number): number {
   return addMonths(periodContaining(now, 1).start, -1);
 }
 
-/** A store with the seed's clients, agreements, invoice and tariffs. */
-export function createSeededStore(now: () => number = Date.now): SandboxStore {
-  return seedStore(new SandboxStore(now));
-}
-
 /** Adds the clients, agreements, the invoice and the tariffs to an empty store. */
-export function seedStore(store: SandboxStore): SandboxStore {
+export function seedRecords(store: SandboxStore): void {
   const demo = store.addUser({
     type: 1,
     organization: 'Demo LLC',
@@ -81,7 +76,6 @@ export function seedStore(store: SandboxStore): SandboxStore {
       { tariff_service_id: 22, name: 'Daily snapshot', price: 5000n },
     ],
   });
-  return store;
 }
 
 /** The seeded subscriptions and the transfer that paid 1001's first two months, from `since` on. */

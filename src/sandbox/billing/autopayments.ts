@@ -5,10 +5,11 @@
  * several, the latest saved one is used. In the sandbox an autopayment always succeeds; it is credited at once, and
  * what it now covers is activated or unblocked.
  */
-import { formatMinorUnits } from '../eps/amount.js';
+import { formatMinorUnits } from '../../eps/amount.js';
 import { timestamp } from './calendar.js';
 import type { Charging } from './charging.js';
-import type { Autopayment, AutopaymentTrigger, SandboxStore } from './store.js';
+import { METHOD_ACTIVE, type Autopayment, type AutopaymentTrigger, type PaymentMethod } from './records.js';
+import type { SandboxStore } from './store.js';
 
 /** How each trigger reads in the journal and on the client card. */
 export const TRIGGER_TEXT: Readonly<Record<AutopaymentTrigger, string>> = {
@@ -16,6 +17,11 @@ export const TRIGGER_TEXT: Readonly<Record<AutopaymentTrigger, string>> = {
   blocking: 'financial blocking',
   hourly: 'hourly sweep',
 };
+
+/** The method autopayments of an agreement use: its latest active one with autopayment connected. */
+export function autopaymentMethodOf(store: SandboxStore, agreementId: number): PaymentMethod | undefined {
+  return store.methodsOf(agreementId).filter((m) => m.status === METHOD_ACTIVE && m.enable_auto_payments).at(-1);
+}
 
 export class Autopayments {
   constructor(
@@ -25,7 +31,7 @@ export class Autopayments {
 
   /** Fires one trigger for an agreement at `at`: charges the recommended payment by its method, if any is due. */
   fire(agreementId: number, trigger: AutopaymentTrigger, at: number, subscriptionId?: number): Autopayment | undefined {
-    const method = this.store.autopaymentMethodOf(agreementId);
+    const method = autopaymentMethodOf(this.store, agreementId);
     if (!method) return undefined;
     const amount = this.charging.recommendedPayment(agreementId, at);
     const about = subscriptionId === undefined ? {} : { subscription_id: subscriptionId };

@@ -4,21 +4,26 @@
  * autopayment" (`POST /agreements/{id}/payment-methods/{method}/disable`, then back to the card) and the clock
  * (`POST /clock`, then back to `return_to?jump=N`, where the page says what jump N did), "Stop the clock" / "Let the
  * clock run" (`POST /clock/freeze`, `/clock/unfreeze`) and "Reset to the seed data" (`POST /reset`), each back to
- * `return_to`. The forms call the same operations as the JSON control API (`operations.ts`).
+ * `return_to`. The forms call the same operations as the JSON control API (`../operations.ts`).
  */
-import type { Context, Env as HonoEnv, Hono, MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { agreementPage, homePage, type ReportedJump } from './card-pages.js';
-import { OperationError, disableMethod, freezeClock, moveClock, reset, unfreezeClock, type OperationsContext } from './operations.js';
-import { messagePage } from './pages.js';
-import type { ClockJump } from './scheduler.js';
+import { agreementPage, homePage } from './card-pages.js';
+import { limitBody } from '../http.js';
+import type { ReportedJump } from './clock-panel.js';
+import { OperationError, disableMethod, freezeClock, moveClock, reset, unfreezeClock } from '../operations.js';
+import { messagePage } from './layout.js';
+import { recordId } from '../billing/records.js';
+import type { ClockJump } from '../billing/scheduler.js';
+import type { SandboxState } from '../state.js';
 
 /** How many of the latest moves made with the pages' forms can still be shown (`?jump=N`). */
 const JUMPS_KEPT = 20;
 
-export function mountAdmin<E extends HonoEnv>(app: Hono<E>, state: OperationsContext, auth: MiddlewareHandler): void {
+/** `publicUrl`: the origin clients reach the sandbox at, when configured (`SANDBOX_PUBLIC_URL`). */
+export function adminPages(state: SandboxState, auth: MiddlewareHandler, publicUrl?: string): Hono {
   const { store } = state;
+  const routes = new Hono();
   /** The latest moves made with the forms, by number, so the page they return to can report them. */
   const jumps = new Map<number, ReportedJump>();
   let nextJump = 1;
@@ -26,18 +31,16 @@ export function mountAdmin<E extends HonoEnv>(app: Hono<E>, state: OperationsCon
     const text = c.req.query('jump') ?? '';
     return /^[1-9]\d{0,9}$/.test(text) ? jumps.get(Number(text)) : undefined;
   };
-  const small = bodyLimit({ maxSize: 4 * 1024, onError: () => { throw new HTTPException(413, { message: 'the body is larger than 4 KB' }); } });
-  const form = [sameOrigin, auth, small] as const;
+  const form = [sameOrigin(publicUrl), auth, limitBody(4)] as const;
 
-  app.get('/', (c) => c.html(homePage(state, jumpOf(c))));
+  routes.get('/', (c) => c.html(homePage(state, jumpOf(c))));
 
-  app.get('/agreements/:id', (c) => c.html(agreementPage(state, agreementOf(c.req.param('id')), jumpOf(c))));
+  routes.get('/agreements/:id', (c) => c.html(agreementPage(state, agreementOf(c.req.param('id')), jumpOf(c))));
 
-  app.post('/agreements/:id/payment-methods/:method/disable', ...form, (c) => {
+  routes.post('/agreements/:id/payment-methods/:method/disable', ...form, (c) => {
     const agreement = agreementOf(c.req.param('id'));
-    const text = c.req.param('method') ?? '';
     try {
-      disableMethod(state, agreement.agreement_id, /^[1-9]\d{0,14}$/.test(text) ? Number(text) : 0);
+      disableMethod(state, agreement.agreement_id, recordId(c.req.param('method')) ?? 0);
     } catch (error) {
       if (error instanceof OperationError) throw new HTTPException(404, { message: 'This agreement has no such payment method.' });
       throw error;
@@ -45,7 +48,7 @@ export function mountAdmin<E extends HonoEnv>(app: Hono<E>, state: OperationsCon
     return c.redirect(`/agreements/${agreement.agreement_id}`, 303);
   });
 
-  app.post('/clock', ...form, async (c) => {
+  routes.post('/clock', ...form, async (c) => {
     const body = await c.req.parseBody();
     const field = (name: string) => (typeof body[name] === 'string' && body[name] !== '' ? body[name] : undefined);
     let jump: ClockJump;
@@ -66,25 +69,33 @@ export function mountAdmin<E extends HonoEnv>(app: Hono<E>, state: OperationsCon
     const body = await c.req.parseBody();
     return c.redirect(localPath(typeof body.return_to === 'string' ? body.return_to : undefined), 303);
   };
-  app.post('/clock/freeze', ...form, (c) => (freezeClock(state), back(c)));
-  app.post('/clock/unfreeze', ...form, (c) => (unfreezeClock(state), back(c)));
-  app.post('/reset', ...form, (c) => (reset(state), back(c)));
+  routes.post('/clock/freeze', ...form, (c) => (freezeClock(state), back(c)));
+  routes.post('/clock/unfreeze', ...form, (c) => (unfreezeClock(state), back(c)));
+  routes.post('/reset', ...form, (c) => (reset(state), back(c)));
 
-  function agreementOf(id: string | undefined) {
-    const text = id ?? '';
-    const agreement = /^[1-9]\d{0,14}$/.test(text) ? store.agreements.get(Number(text)) : undefined;
+  function agreementOf(text: string | undefined) {
+    const id = recordId(text);
+    const agreement = id === undefined ? undefined : store.agreements.get(id);
     if (!agreement) throw new HTTPException(404, { message: 'There is no agreement with this id.' });
     return agreement;
   }
+  return routes;
 }
 
-/** A form posted from another site is refused: a browser that holds the credentials must not be made to use them. */
-const sameOrigin: MiddlewareHandler = async (c, next) => {
-  const origin = c.req.header('origin');
-  const host = c.req.header('host');
-  if (origin && origin !== 'null' && (!host || !URL.canParse(origin) || new URL(origin).host !== host)) throw new HTTPException(403, { message: 'Forms are accepted from the sandbox\'s own pages only.' });
-  await next();
-};
+/**
+ * A form posted from another site is refused: a browser that holds the credentials must not be made to use them.
+ * The sandbox's own origin is its public URL when one is configured (a proxy in front may rewrite `Host`), else the
+ * origin the request was sent to.
+ */
+function sameOrigin(publicUrl: string | undefined): MiddlewareHandler {
+  const configured = publicUrl === undefined ? undefined : new URL(publicUrl).origin;
+  return async (c, next) => {
+    const origin = c.req.header('origin');
+    const own = configured ?? new URL(c.req.url).origin;
+    if (origin && origin !== 'null' && (!URL.canParse(origin) || new URL(origin).origin !== own)) throw new HTTPException(403, { message: 'Forms are accepted from the sandbox\'s own pages only.' });
+    await next();
+  };
+}
 
 /** A path on this sandbox to go back to (`/`, `/agreements/1001`); anything else goes home. */
 function localPath(value: string | undefined): string {
