@@ -5,6 +5,7 @@
 import { Agent, request, errors as undiciErrors, type Dispatcher } from 'undici';
 import type { ValidPayment } from '../eps/request.js';
 import { isAgreementNotFound } from './agreement-not-found.js';
+import { billingMessage, envelopeResponse, isRecord } from './billing-answer.js';
 import type { RelayConfig } from './config.js';
 import { RelayError } from './errors.js';
 import type { Metrics } from './metrics.js';
@@ -288,15 +289,6 @@ function parseJson(text: string): unknown {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The `response` object of the billing's `{code, response}` envelope. */
-function envelopeResponse(body: unknown): Record<string, unknown> | null {
-  return isRecord(body) && isRecord(body.response) ? body.response : null;
-}
-
 /** The `response` of a 2xx answer; anything else is the billing's failure. */
 function successResponse(answer: BillingAnswer): Record<string, unknown> {
   if (answer.status >= 300) {
@@ -316,12 +308,4 @@ function paymentRefusal(answer: BillingAnswer): RelayError {
   return new RelayError(422, 'billing_rejected', 'The billing service refused this payment.', {
     billingMessage: billingMessage(answer.body),
   });
-}
-
-/** A short human message from a billing error, if it has one (the spec shows no error format). */
-function billingMessage(body: unknown): string | null {
-  if (!isRecord(body)) return null;
-  const candidates = [isRecord(body.error) ? body.error.message : body.error, body.message];
-  const found = candidates.find((m): m is string => typeof m === 'string' && m.length > 0);
-  return found?.slice(0, 500) ?? null;
 }
