@@ -4,6 +4,8 @@
  * (a billing written from the spec answers a lookup that finds nothing with 404, and so does the sandbox), or a
  * pattern on the error's own words, for a billing that says it with a 400 or 422.
  */
+import { errorTexts } from './billing-answer.js';
+
 export interface AgreementNotFoundRule {
   /** Statuses that always mean it (`404`). */
   statuses: number[];
@@ -16,16 +18,7 @@ export const DEFAULT_AGREEMENT_NOT_FOUND_TEXT = 'agreement.{0,40}not.found|no.(s
 export function isAgreementNotFound(status: number, body: unknown, rule: AgreementNotFoundRule): boolean {
   if (status < 400 || status >= 500) return false;
   if (rule.statuses.includes(status)) return true;
-  return rule.pattern !== null && errorTexts(body).some((text) => rule.pattern!.test(text));
-}
-
-/** The short texts of an error body, wherever a billing is likely to put them. */
-function errorTexts(body: unknown): string[] {
-  if (!isRecord(body)) return [];
-  const error = isRecord(body.error) ? body.error : { message: body.error };
-  return [error.message, error.code, body.message, body.code].filter((t): t is string => typeof t === 'string' && t.length <= 500);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (rule.pattern === null) return false;
+  const { messages, codes } = errorTexts(body);
+  return [...messages, ...codes].some((text) => text.length <= 500 && rule.pattern!.test(text));
 }

@@ -64,11 +64,13 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
   // A client's X-Request-Id is taken only when short and of safe characters (letters, digits, _ - =); else a fresh one.
   app.use(requestId({ limitLength: MAX_REQUEST_ID_LENGTH }));
   app.use(async (c, next) => {
-    const started = performance.now();
+    // One line per request, when the level logs it; a route adds what it did (`logFields`) rather than logging a line of its own.
+    const logged = logger.isLevelEnabled('info');
+    const started = logged ? performance.now() : 0;
     await next();
     const route = c.error instanceof RelayError && c.error.code === 'not_found' ? 'unmatched' : c.req.routePath;
     metrics.requests.inc({ route, method: c.req.method, status: c.res.status });
-    // One line per request; a route adds what it did (`logFields`) rather than logging a line of its own.
+    if (!logged) return;
     logger.info(
       { reqId: c.get('requestId'), method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started), ...c.get('logFields') },
       'request',

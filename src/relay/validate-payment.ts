@@ -26,12 +26,11 @@ async function readJson(c: Context): Promise<unknown> {
   if (!/^application\/json\s*(;|$)/i.test(type)) {
     throw new RelayError(415, 'unsupported_media_type', 'Send the payment as JSON (Content-Type: application/json).');
   }
-  const text = await c.req.text();
+  const text = (await c.req.text()).replace(AMOUNT_NUMBER, '$1"$2"');
   try {
-    return JSON.parse(text.replace(AMOUNT_NUMBER, '$1"$2"'), (key, value: unknown) =>
-      // A number that is still a number was written under an escaped key ("\u0061mount"): its text is lost, refuse it.
-      key === 'amount' && typeof value === 'number' ? UNREADABLE_AMOUNT : value,
-    );
+    // Only a key written with a \u escape can still hold a number amount here; without one, the walk of every value
+    // is spared (measured: it costs twice the parse).
+    return text.includes('\\u') ? JSON.parse(text, unreadableAmount) : JSON.parse(text);
   } catch {
     throw new RelayError(400, 'invalid_json', 'The request body is not valid JSON.');
   }
@@ -51,6 +50,8 @@ async function readJson(c: Context): Promise<unknown> {
 const AMOUNT_NUMBER = /([{,]\s*"amount"\s*:\s*)(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)(?=\s*[,}\]])/g;
 /** What an amount whose written text is lost becomes: not a decimal, so the model refuses it (`amount_format`). */
 const UNREADABLE_AMOUNT = 'not as written';
+/** A number that is still a number was written under an escaped key ("\u0061mount"): its text is lost, refuse it. */
+const unreadableAmount = (key: string, value: unknown) => (key === 'amount' && typeof value === 'number' ? UNREADABLE_AMOUNT : value);
 
 function foreignReturnUrls(system: SystemId, params: Record<string, unknown>, allowed: Set<string>): Record<string, ProblemKey> {
   const problems: Record<string, ProblemKey> = {};

@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { createServer } from 'node:net';
 import { createClientSession } from '../../src/relay/session.js';
-import { CREDENTIALS, SHOP, epsCalls, paymentA, startStack, type Stack } from './harness.js';
+import { startFakeBilling } from './fake-billing.js';
+import { CREDENTIALS, SHOP, epsCalls, paymentA, startStack, waitFor, type Stack } from './harness.js';
 import { tcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string } }).error;
@@ -316,6 +317,40 @@ describe('relay → sandbox: no secret in error answers or logs', () => {
     for (const secret of [CREDENTIALS.password, basic, ...tokens]) {
       for (const answer of answers) assert.ok(!answer.includes(secret), `an answer holds a secret: ${answer}`);
       assert.ok(!logs.includes(secret), 'a log line holds a secret');
+    }
+  });
+});
+
+describe('relay → billing: one time limit for the whole call', () => {
+  it('an answer dripped a byte at a time (each within the body timeout) is cut at BILLING_TIMEOUT_MS: a 504, the connection dropped', async () => {
+    let dropped = 0;
+    const body = JSON.stringify({ code: 201, response: { payment_id: 1, confirmation_url: 'https://pay.example/1' } });
+    const fake = await startFakeBilling((req, res) => {
+      res.on('close', () => (dropped += res.writableFinished ? 0 : 1));
+      res.writeHead(201, { 'content-type': 'application/json' });
+      let sent = 0;
+      // 100 ms between bytes: under the body timeout (the 600 ms of BILLING_TIMEOUT_MS), the whole answer about 9 s.
+      const drip = setInterval(() => {
+        if (res.destroyed) return clearInterval(drip);
+        res.write(body[sent]);
+        sent += 1;
+        if (sent === body.length) {
+          clearInterval(drip);
+          res.end();
+        }
+      }, 100);
+    });
+    const relay = await fake.relay({ BILLING_TIMEOUT_MS: '600' });
+    try {
+      const started = performance.now();
+      const res = await fetch(`${relay.url}/payments`, { method: 'POST', headers: { origin: SHOP, 'content-type': 'application/json' }, body: JSON.stringify(paymentA()) });
+      assert.equal(res.status, 504);
+      assert.equal((await errorOf(res)).code, 'billing_timeout');
+      assert.ok(performance.now() - started < 3_000, `answered after ${Math.round(performance.now() - started)} ms, not at the time limit (600 ms)`);
+      await waitFor(() => dropped === 1, 2_000).catch(() => assert.fail('the billing connection was not dropped'));
+    } finally {
+      await relay.close();
+      await fake.close();
     }
   });
 });
