@@ -8,7 +8,7 @@
  * mark, digits are read as they are (`1500`).
  * The answer is the canonical two-decimal text of the shared model (`"1500.50"`) or the problem key that says why not.
  */
-import { canonicalAmount, MAX_INTEGER_DIGITS } from '../eps/amount.js';
+import { canonicalAmount, formatMinorUnits, MAX_INTEGER_DIGITS, toMinorUnits } from '../eps/amount.js';
 
 export type AmountInputProblem = 'required' | 'amount_format' | 'amount_decimals' | 'amount_positive';
 
@@ -61,13 +61,13 @@ export function parseAmountInput(text: string, locale: string): AmountInput {
 }
 
 /**
- * The canonical text shown the way the locale writes it, exactly (the whole part goes to `Intl` as a `bigint`):
+ * The canonical text shown the way the locale writes it, exactly (read by the model's `toMinorUnits`; the whole part
+ * goes to `Intl` as a `bigint`, the cents as the model writes them):
  * `"1500.50"` → `1,500.50` (English), `1 500,50` (Russian, no-break space), `1.500,50` (German).
  */
 export function formatAmount(canonical: string, locale: string): string {
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(canonical);
-  if (!match) return canonical;
+  const minor = toMinorUnits(canonical);
+  if (minor === null) return canonical;
   const format = numberFormat(locale);
-  const whole = format.format(BigInt(match[1]!));
-  return match[2] === undefined ? whole : `${whole}${marks(format)[1]}${match[2]}`;
+  return `${format.format(minor / 100n)}${marks(format)[1]}${formatMinorUnits(minor).slice(-2)}`;
 }

@@ -116,13 +116,19 @@ function lookup(c: FieldsContext): TemplateResult | typeof nothing {
   </div>`;
 }
 
-function checkbox(id: string, label: string, checked: boolean, onChange: (e: Event) => void, hint?: string): TemplateResult {
+/**
+ * A checkbox and its label, then its hint if it has one. `error`: the id of the error that describes it ('' when it
+ * has none; left out for a box that cannot be wrong); without `onChange` it is shown checked and disabled.
+ */
+function checkbox(id: string, label: string, checked: boolean, onChange?: (e: Event) => void, hint?: string, error?: string): TemplateResult {
   return html`<div class="check">
       <input
         type="checkbox"
         part="checkbox"
         id=${id}
-        aria-describedby=${hint ? `${id}-hint` : nothing}
+        aria-invalid=${error === undefined ? nothing : error ? 'true' : 'false'}
+        aria-describedby=${hint ? `${id}-hint` : error || nothing}
+        ?disabled=${!onChange}
         .checked=${checked}
         @change=${onChange}
       />
@@ -137,25 +143,10 @@ function save(c: FieldsContext): TemplateResult | typeof nothing {
   if (!v.canSave) return nothing;
   const path = v.saveParams.map((f) => `eps_params.${f}`).find((p) => c.problems[p]);
   return html`<div class="field" part="field">
-    <div class="check">
-      <input
-        type="checkbox"
-        part="checkbox"
-        id="f-save"
-        aria-invalid=${path ? 'true' : 'false'}
-        aria-describedby=${path ? 'f-save-error' : nothing}
-        .checked=${c.save}
-        @change=${c.on.save}
-      />
-      <label for="f-save" part="label">${t.labels.save}</label>
-    </div>
+    ${checkbox('f-save', t.labels.save, c.save, c.on.save, undefined, path ? 'f-save-error' : '')}
     ${c.save
-      ? html`<div class="check">
-            <input type="checkbox" part="checkbox" id="f-autopay" checked disabled aria-describedby="f-autopay-hint" />
-            <label for="f-autopay" part="label">${t.labels.autopay}</label>
-          </div>
-          <p id="f-autopay-hint" class="hint" part="hint">${t.labels.autopay_hint}</p>
-          ${v.linkOnly ? checkbox('f-link-only', t.labels.link_only, c.linkOnly, c.on.linkOnly, t.labels.link_only_hint) : nothing}`
+      ? html`${checkbox('f-autopay', t.labels.autopay, true, undefined, t.labels.autopay_hint)}
+        ${v.linkOnly ? checkbox('f-link-only', t.labels.link_only, c.linkOnly, c.on.linkOnly, t.labels.link_only_hint) : nothing}`
       : nothing}
     ${path ? error(c, 'f-save-error', path) : nothing}
   </div>`;

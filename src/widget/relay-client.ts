@@ -63,17 +63,13 @@ export async function fetchConfig(relay: string, signal: AbortSignal): Promise<P
     }
     throw error;
   }
-  const body = await readJson(answer);
-  if (!answer.ok) throw relayError(answer, body);
-  const config = parseConfig(body);
-  if (!config) throw new PayError('relay', 'bad_answer', 'The relay answered /config with an unexpected shape.', { cause: body });
-  return config;
+  return readAnswer(answer, parseConfig);
 }
 
 /** The `/config` answer read into `PaymentOptions`: systems this widget does not know are left out. */
-function parseConfig(body: unknown): PaymentOptions | null {
-  if (!isRecord(body) || !Array.isArray(body.systems) || !Array.isArray(body.lookups)) return null;
-  if (typeof body.maxAmount !== 'string') return null;
+function parseConfig(body: unknown): PaymentOptions | undefined {
+  if (!isRecord(body) || !Array.isArray(body.systems) || !Array.isArray(body.lookups)) return undefined;
+  if (typeof body.maxAmount !== 'string') return undefined;
   const systems: OfferedSystem[] = [];
   for (const s of body.systems as Partial<Record<keyof OfferedSystem, unknown>>[]) {
     if (isRecord(s) && (SYSTEM_IDS as readonly unknown[]).includes(s.id)) {
@@ -110,14 +106,11 @@ export async function postPayment(
       await sleep(RETRY_DELAY_MS, signal);
     }
   }
-  const result = await readJson(answer);
-  if (!answer.ok) throw relayError(answer, result);
-  // A 201 without a page (`PaymentAnswer`): the payment exists, but there is nowhere to send the client.
-  const url = isRecord(result) ? (result as Partial<Record<keyof PaymentAnswer, unknown>>).redirect_url : undefined;
-  if (typeof url !== 'string' || !url) {
-    throw new PayError('relay', 'bad_answer', 'The relay did not answer a payment page address.', { cause: result });
-  }
-  return url;
+  // A 201 without a page (`PaymentAnswer`) is a bad answer: the payment exists, but there is nowhere to send the client.
+  return readAnswer(answer, (result) => {
+    const url = isRecord(result) ? (result as Partial<Record<keyof PaymentAnswer, unknown>>).redirect_url : undefined;
+    return typeof url === 'string' && url ? url : undefined;
+  });
 }
 
 /** `fetch` with a time limit; a failure to get any answer is a `network` error, an abort is rethrown as it is. */
@@ -140,13 +133,22 @@ export async function request(url: string, init: RequestInit & { signal: AbortSi
   }
 }
 
-export async function readJson(answer: Response): Promise<unknown> {
+/**
+ * A relay answer: an error answer is thrown as its `PayError` (`relayError`); a success is its JSON body read by
+ * `read`, and a body that is not JSON or that `read` does not accept (`undefined`) is a `bad_answer`.
+ */
+export async function readAnswer<T>(answer: Response, read: (body: unknown) => T | undefined): Promise<T> {
+  let body: unknown;
+  let json = true;
   try {
-    return await answer.json();
+    body = await answer.json();
   } catch (error) {
-    if (answer.ok) throw new PayError('relay', 'bad_answer', 'The relay answer is not JSON.', { cause: error });
-    return undefined;
+    [body, json] = [error, false];
   }
+  if (!answer.ok) throw relayError(answer, json ? body : undefined);
+  const value = json ? read(body) : undefined;
+  if (value === undefined) throw new PayError('relay', 'bad_answer', 'The relay answered with an unexpected shape.', { cause: body });
+  return value;
 }
 
 /**
