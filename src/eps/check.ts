@@ -6,7 +6,7 @@
 import { amountProblem, canonicalAmount } from './amount.js';
 import { isLookupKind, lookupProblem, type LookupKind } from './lookup.js';
 import type { ProblemKey } from './messages.js';
-import { paramProblems, paramValueProblems, readEpsParams } from './params.js';
+import { paramProblems, readEpsParams } from './params.js';
 import { SYSTEMS, type SystemId } from './systems.js';
 import { canonicalUrl } from './url.js';
 
@@ -48,45 +48,8 @@ export type FieldProblems = Record<string, ProblemKey>;
 
 export type PaymentCheck = { ok: true; value: ValidPayment } | { ok: false; fields: FieldProblems };
 
-/**
- * The problems of a request's own values: its system, amount and agreement, and each parameter of its system by its
- * kind (`paramValueProblems`). A request the widget builds from a form can have no other, so the widget checks only
- * these; `checkRequest` adds those only a request made by hand can have.
- */
-export function valueProblems(req: PaymentRequest, rules: PaymentRules): FieldProblems {
-  return withParams(ownProblems(req, rules), paramValueProblems(req.system, readParams(req).params).problems);
-}
-
 /** Checks a well-typed payment request against the spec and the merchant's rules; never throws. */
 export function checkRequest(req: PaymentRequest, rules: PaymentRules): PaymentCheck {
-  const { params, duplicates } = readParams(req);
-  const fields = ownProblems(req, rules);
-  for (const name of duplicates) fields[`eps_params.${name}`] = 'duplicate_param';
-  withParams(fields, paramProblems(req.system, params));
-  if (Object.keys(fields).length) return { ok: false, fields };
-  // Addresses go on in the form that was checked (the WHATWG serialisation), never as the client wrote them.
-  for (const [name, spec] of Object.entries(SYSTEMS[req.system].params)) {
-    if (spec.kind === 'url' && typeof params[name] === 'string') params[name] = canonicalUrl(params[name]);
-  }
-  return {
-    ok: true,
-    value: {
-      system: req.system,
-      amount: canonicalAmount(req.amount)!,
-      agreement_param_id: req.agreement_param_id as LookupKind,
-      agreement_param_value: req.agreement_param_value.trim(),
-      params: Object.fromEntries(Object.entries(params)),
-    },
-  };
-}
-
-/** The parameters as the checks read them: by name, texts trimmed. */
-function readParams(req: PaymentRequest): { params: Record<string, unknown>; duplicates: string[] } {
-  return readEpsParams(req.eps_params.map(({ name, value }) => ({ name, value: typeof value === 'string' ? value.trim() : value })));
-}
-
-/** The problems of the system, the amount and the agreement. */
-function ownProblems(req: PaymentRequest, rules: PaymentRules): FieldProblems {
   const fields: FieldProblems = {};
   if (rules.systems && !rules.systems.includes(req.system)) fields.system = 'system';
 
@@ -100,11 +63,24 @@ function ownProblems(req: PaymentRequest, rules: PaymentRules): FieldProblems {
     const problem = lookupProblem(kind, req.agreement_param_value);
     if (problem) fields.agreement_param_value = problem;
   }
-  return fields;
-}
 
-/** Adds the parameters' problems (`eps_params.<name>`) where the field has none yet. */
-function withParams(fields: FieldProblems, problems: Map<string, ProblemKey>): FieldProblems {
-  for (const [name, problem] of problems) fields[`eps_params.${name}`] ??= problem;
-  return fields;
+  const { params, duplicates } = readEpsParams(req.eps_params.map(({ name, value }) => ({ name, value: typeof value === 'string' ? value.trim() : value })));
+  for (const name of duplicates) fields[`eps_params.${name}`] = 'duplicate_param';
+  for (const [name, problem] of paramProblems(req.system, params)) fields[`eps_params.${name}`] ??= problem;
+
+  if (Object.keys(fields).length) return { ok: false, fields };
+  // Addresses go on in the form that was checked (the WHATWG serialisation), never as the client wrote them.
+  for (const [name, spec] of Object.entries(SYSTEMS[req.system].params)) {
+    if (spec.kind === 'url' && typeof params[name] === 'string') params[name] = canonicalUrl(params[name]);
+  }
+  return {
+    ok: true,
+    value: {
+      system: req.system,
+      amount: canonicalAmount(req.amount)!,
+      agreement_param_id: kind as LookupKind,
+      agreement_param_value: req.agreement_param_value.trim(),
+      params: Object.fromEntries(Object.entries(params)),
+    },
+  };
 }

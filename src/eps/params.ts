@@ -60,37 +60,35 @@ function valueProblem(kind: ParamKind, value: unknown): { problem: ProblemKey; t
 }
 
 /**
- * The problems of each parameter of one system's spec, in its order (a missing required one is `required`), and
- * whether one has the wrong type or is missing (`stopped`: the cross-parameter rules would only repeat it). The only
- * problems a request built from a form can have: it never repeats, invents or mixes up parameters.
+ * The problems of one system's parameters, name → problem key, in the order found: each parameter of the spec in
+ * its order (a missing required one is `required`), then the names the system does not take (`unknown_param`),
+ * then the cross-parameter rules. A value of the wrong type or a missing required one stops the cross-parameter
+ * rules (they would only repeat it); a bad format does not.
  */
-export function paramValueProblems(system: SystemId, params: Record<string, unknown>): { problems: Map<string, ProblemKey>; stopped: boolean } {
+export function paramProblems(system: SystemId, params: Record<string, unknown>, policy: ParamPolicy = PRODUCT_POLICY): Map<string, ProblemKey> {
+  const specs = SYSTEMS[system].params;
   const problems = new Map<string, ProblemKey>();
   let stopped = false;
-  for (const [name, spec] of Object.entries(SYSTEMS[system].params)) {
+  for (const [name, spec] of Object.entries(specs)) {
     const value = Object.hasOwn(params, name) ? params[name] : undefined;
     const found = value === undefined ? (spec.required ? { problem: 'required' as const, typeError: true } : null) : valueProblem(spec.kind, value);
     if (!found) continue;
     problems.set(name, found.problem);
     stopped ||= found.typeError;
   }
-  return { problems, stopped };
-}
-
-/**
- * The problems of one system's parameters, name → problem key, in the order found: `paramValueProblems`, then the
- * names the system does not take (`unknown_param`), then the cross-parameter rules. A value of the wrong type or a
- * missing required one stops the cross-parameter rules (they would only repeat it); a bad format does not.
- */
-export function paramProblems(system: SystemId, params: Record<string, unknown>, policy: ParamPolicy = PRODUCT_POLICY): Map<string, ProblemKey> {
-  const { problems, stopped } = paramValueProblems(system, params);
-  for (const name in params) if (!Object.hasOwn(SYSTEMS[system].params, name)) problems.set(name, 'unknown_param');
+  for (const name in params) if (!Object.hasOwn(specs, name)) problems.set(name, 'unknown_param');
   if (!stopped) {
     for (const [name, problem] of ruleProblems(system, params, policy)) if (!problems.has(name)) problems.set(name, problem);
   }
   return problems;
 }
 
+/**
+ * The cross-parameter rules of the spec, as data in SYSTEMS: `requiredWhen` (A's return URL when
+ * `confirmation_type` = `redirect`) and `withSave` (A's `enable_autopayments` only with `save_payment_method`).
+ * This product's policy on top (`saveConnectsAutopay`): the save flag and its `autopay` companions are all true or
+ * none, and the `linkOnly` flags need the save flag.
+ */
 function ruleProblems(system: SystemId, params: Record<string, unknown>, policy: ParamPolicy): [string, ProblemKey][] {
   const spec = SYSTEMS[system];
   const problems: [string, ProblemKey][] = [];

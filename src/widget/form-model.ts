@@ -4,7 +4,7 @@
  * on Pay, which problems it has, in the order of the fields (the first one gets the focus) — or the request to send.
  */
 import { toMinorUnits } from '../eps/amount.js';
-import { valueProblems } from '../eps/check.js';
+import { checkRequest } from '../eps/check.js';
 import { isLookupKind, LOOKUP_INPUTS, SESSION_LOOKUP_KIND, type LookupKind } from '../eps/lookup.js';
 import type { PaymentRequest } from '../eps/request.js';
 import { canSaveMethod, SYSTEMS, type SystemId } from '../eps/systems.js';
@@ -151,13 +151,13 @@ export function checkForm(v: FormView, input: FormInput, o: { locale: string; re
     },
     v,
   );
-  const checked = valueProblems(request, {
+  const checked = checkRequest(request, {
     maxAmount: toMinorUnits(config.maxAmount) ?? BigInt(Number.MAX_SAFE_INTEGER),
     systems: v.systems.map((s) => s.id),
     lookups: config.lookups,
   });
   const found: Record<string, string> = amount.ok ? {} : { amount: amount.problem };
-  for (const [path, problem] of Object.entries(checked)) found[path] ??= problem;
+  if (!checked.ok) for (const [path, problem] of Object.entries(checked.fields)) found[path] ??= problem;
   if (!Object.keys(found).length) return { ok: true, request };
   return { ok: false, problems: inFieldOrder(v, found) };
 }
