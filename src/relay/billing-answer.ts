@@ -3,10 +3,7 @@
  * the texts of an error wherever a billing is likely to put them (`error.message` or `error`, `message`; codes in
  * `error.code`, `code`).
  */
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from '../eps/is-record.js';
 
 /** The `response` object of the billing's `{code, response}` envelope. */
 export function envelopeResponse(body: unknown): Record<string, unknown> | null {

@@ -5,7 +5,8 @@
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import type { ValidPayment } from '../eps/request.js';
 import { isAgreementNotFound } from './agreement-not-found.js';
-import { billingMessage, envelopeResponse, isRecord } from './billing-answer.js';
+import { isRecord } from '../eps/is-record.js';
+import { billingMessage, envelopeResponse } from './billing-answer.js';
 import type { RelayConfig } from './config.js';
 import { RelayError } from './errors.js';
 import type { Metrics } from './metrics.js';

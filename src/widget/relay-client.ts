@@ -3,6 +3,7 @@
  * small closed set of types, keeping its cause.
  */
 import { isBillingCode, type ErrorCode } from '../eps/errors.js';
+import { isRecord } from '../eps/is-record.js';
 import type { ErrorAnswer, OfferedSystem, PaymentAnswer, PaymentOptions } from '../eps/relay-api.js';
 import type { PaymentRequest } from '../eps/request.js';
 import { SYSTEM_IDS } from '../eps/systems.js';
@@ -205,8 +206,4 @@ export function newIdempotencyKey(): string {
       (Number(c) ^ (crypto.getRandomValues(new Uint8Array(1))[0]! & (15 >> (Number(c) / 4)))).toString(16),
     )
   );
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
