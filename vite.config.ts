@@ -21,27 +21,27 @@ const BUNDLES = {
 export default defineConfig(({ mode }) => {
   const bundle = mode === 'account' ? BUNDLES.account : BUNDLES.pay;
   return {
-  publicDir: false,
-  plugins: [minifyTemplates()],
-  build: {
-    target: 'es2022',
-    outDir: 'dist',
-    emptyOutDir: bundle === BUNDLES.pay,
-    // terser first (two passes of its compressor fold Lit's and the widget's code further than Oxc does), then Oxc's
-    // minifier on the result as before. dist/billing-pay.js, gzip: 19,326 B with Oxc alone, 19,177 with terser alone,
-    // 19,018 with both. Only safe transforms: no property mangling, no `unsafe_*` (which gained 15 B more).
-    minify: 'terser',
-    terserOptions: { module: true, ecma: 2020, compress: { passes: 2 } },
-    sourcemap: false,
-    // Library mode keeps whitespace and /* @__PURE__ */ in an ES build (for bundlers that tree-shake it again); this
-    // file is the end product a page loads, so minify it completely.
-    rolldownOptions: { output: { minify: true, comments: false } },
-    lib: {
-      entry: bundle.entry,
-      formats: ['es'],
-      fileName: () => bundle.file,
+    publicDir: false,
+    plugins: [minifyTemplates()],
+    build: {
+      target: 'es2022',
+      outDir: 'dist',
+      emptyOutDir: bundle === BUNDLES.pay,
+      // terser first (two passes of its compressor fold Lit's and the widget's code further than Oxc does), then Oxc's
+      // minifier on the result as before. dist/billing-pay.js, gzip: 19,326 B with Oxc alone, 19,177 with terser alone,
+      // 19,018 with both. Only safe transforms: no property mangling, no `unsafe_*` (which gained 15 B more).
+      minify: 'terser',
+      terserOptions: { module: true, ecma: 2020, compress: { passes: 2 } },
+      sourcemap: false,
+      // Library mode keeps whitespace and /* @__PURE__ */ in an ES build (for bundlers that tree-shake it again); this
+      // file is the end product a page loads, so minify it completely.
+      rolldownOptions: { output: { minify: true, comments: false } },
+      lib: {
+        entry: bundle.entry,
+        formats: ['es'],
+        fileName: () => bundle.file,
+      },
     },
-  },
   };
 });
 
@@ -64,7 +64,9 @@ function minifyTemplates(): Plugin {
         if (ts.isTaggedTemplateExpression(node) && ts.isIdentifier(node.tag) && /^(?:html|css)$/.test(node.tag.text)) {
           const minify = node.tag.text === 'css' ? minifyCss : minifyHtml;
           const t = node.template;
-          const parts = ts.isNoSubstitutionTemplateLiteral(t) ? [t] : [t.head, ...t.templateSpans.map((s) => s.literal)];
+          const parts = ts.isNoSubstitutionTemplateLiteral(t)
+            ? [t]
+            : [t.head, ...t.templateSpans.map((s) => s.literal)];
           for (const part of parts) {
             const start = part.getStart(file) + 1; // after ` or }
             const end = part.getEnd() - (ts.isTemplateHead(part) || ts.isTemplateMiddle(part) ? 2 : 1); // before ${ or `
@@ -75,7 +77,8 @@ function minifyTemplates(): Plugin {
       };
       visit(file);
       let out = code;
-      for (const { start, end, text } of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, start) + text + out.slice(end);
+      for (const { start, end, text } of edits.sort((a, b) => b.start - a.start))
+        out = out.slice(0, start) + text + out.slice(end);
       return { code: out, map: null };
     },
   };

@@ -41,7 +41,12 @@ function e2eStack() {
 function reactAsEsm() {
   const ids = ['react', 'react-dom', 'react-dom/client'];
   // The export names, read in a Node of their own: React's development build patches `console` as it loads.
-  const exportsOf = (id) => JSON.parse(execFileSync(process.execPath, ['-p', `JSON.stringify(Object.keys(require(${JSON.stringify(id)})))`], { encoding: 'utf8' }));
+  const exportsOf = (id) =>
+    JSON.parse(
+      execFileSync(process.execPath, ['-p', `JSON.stringify(Object.keys(require(${JSON.stringify(id)})))`], {
+        encoding: 'utf8',
+      }),
+    );
   const bundlePath = '/__react/bundle.js';
   let bundle;
   const build = async () => {

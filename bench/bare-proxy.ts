@@ -33,7 +33,10 @@ export async function startBareProxy(options: BareProxyOptions): Promise<{ url: 
     req.on('end', () => {
       let body: string;
       try {
-        body = JSON.stringify({ ...(JSON.parse(Buffer.concat(chunks).toString()) as object), eps_uuid: options.epsUuid });
+        body = JSON.stringify({
+          ...(JSON.parse(Buffer.concat(chunks).toString()) as object),
+          eps_uuid: options.epsUuid,
+        });
       } catch {
         res.writeHead(400).end();
         return;
@@ -41,7 +44,11 @@ export async function startBareProxy(options: BareProxyOptions): Promise<{ url: 
       const upstream = http.request(target, {
         method: 'POST',
         agent,
-        headers: { authorization: bearer, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        headers: {
+          authorization: bearer,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
       });
       upstream.on('response', (answer) => {
         res.writeHead(answer.statusCode ?? 502, { 'content-type': 'application/json' });
@@ -70,8 +77,15 @@ export async function startHonoProxy(options: BareProxyOptions): Promise<{ url: 
   const app = new Hono();
   app.post('/eps_payments', async (c) => {
     const body = JSON.stringify({ ...(await c.req.json<object>()), eps_uuid: options.epsUuid });
-    const answer = await request(target, { method: 'POST', dispatcher: agent, headers: { authorization: bearer, 'content-type': 'application/json' }, body });
-    return c.body(await answer.body.text(), answer.statusCode as ContentfulStatusCode, { 'content-type': 'application/json' });
+    const answer = await request(target, {
+      method: 'POST',
+      dispatcher: agent,
+      headers: { authorization: bearer, 'content-type': 'application/json' },
+      body,
+    });
+    return c.body(await answer.body.text(), answer.statusCode as ContentfulStatusCode, {
+      'content-type': 'application/json',
+    });
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));

@@ -21,7 +21,10 @@ let counts: () => { auth: number; epsPayments: number } = () => ({ auth: 0, epsP
 let url: string;
 
 if (role === 'sandbox') {
-  const { username, password } = JSON.parse(process.env.BENCH_SANDBOX ?? '{}') as { username: string; password: string };
+  const { username, password } = JSON.parse(process.env.BENCH_SANDBOX ?? '{}') as {
+    username: string;
+    password: string;
+  };
   const sandbox = await startSandbox({ port: 0, username, password });
   // The sandbox keeps every request in `calls` and every payment in its store, for tests to inspect: a few hundred
   // bytes each, without bound. Over the bench's half a million requests that is hundreds of MB and ever longer GC

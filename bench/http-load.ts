@@ -55,7 +55,10 @@ export function fire(target: Target, connections: number, amount: number): Promi
   return run(target, { connections, amount });
 }
 
-async function run(target: Target, load: { connections: number; duration?: number; amount?: number }): Promise<LoadResult> {
+async function run(
+  target: Target,
+  load: { connections: number; duration?: number; amount?: number },
+): Promise<LoadResult> {
   const latencies: number[] = [];
   const connected = new Set<unknown>();
   let max = NaN;

@@ -31,7 +31,11 @@ const started = new Set<ChildProcess>();
  * (a REDIS_URL, say) changes what is measured. Its stdout goes to /dev/null: the relay's logs cost what writing them
  * costs, and nobody reads them. `nodeOptions` go to node (`--cpu-prof`, to see where a child's time goes).
  */
-export function startChild(role: 'sandbox' | 'relay' | 'bare-proxy' | 'hono-proxy', env: Record<string, string>, nodeOptions: string[] = []): Promise<Child> {
+export function startChild(
+  role: 'sandbox' | 'relay' | 'bare-proxy' | 'hono-proxy',
+  env: Record<string, string>,
+  nodeOptions: string[] = [],
+): Promise<Child> {
   const child = fork(CHILD, [role], {
     cwd: ROOT,
     execArgv: ['--import', 'tsx', '--expose-gc', ...nodeOptions],
@@ -51,7 +55,8 @@ export function startChild(role: 'sandbox' | 'relay' | 'bare-proxy' | 'hono-prox
     });
 
   return new Promise((resolve, reject) => {
-    const failed = (code: number | null) => reject(new Error(`the ${role} process exited (${code}) before it was ready`));
+    const failed = (code: number | null) =>
+      reject(new Error(`the ${role} process exited (${code}) before it was ready`));
     child.once('exit', failed);
     child.on('message', (message: { type?: string; url?: string } & Partial<ChildReply>) => {
       if (message.type === 'ready') {

@@ -9,7 +9,8 @@ export function table(header: string[], rows: (string | number)[][]): string {
 /** `12 345` */
 export const int = (n: number) => Math.round(n).toLocaleString('en-US').replace(/,/g, ' ');
 /** Milliseconds with a precision that suits them. */
-export const ms = (n: number) => (Number.isNaN(n) ? '–' : n < 10 ? n.toFixed(2) : n < 100 ? n.toFixed(1) : n.toFixed(0));
+export const ms = (n: number) =>
+  Number.isNaN(n) ? '–' : n < 10 ? n.toFixed(2) : n < 100 ? n.toFixed(1) : n.toFixed(0);
 export const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 export const percent = (ratio: number) => `${(ratio * 100).toFixed(0)} %`;
 

@@ -12,7 +12,16 @@ import { SANDBOX_DEFAULTS } from '../src/sandbox/config.js';
 import { fire, measure, type LoadResult, type Target } from './http-load.js';
 import { startChild, stopAll, type Child } from './processes.js';
 import { int, machine, mb, ms, percent, table } from './report.js';
-import { REFERENCE_BUNDLE, WIDGET_BUNDLE, buildBundles, bundleSize, launchChromium, median, startPageServer, timeFirstRender } from './widget.js';
+import {
+  REFERENCE_BUNDLE,
+  WIDGET_BUNDLE,
+  buildBundles,
+  bundleSize,
+  launchChromium,
+  median,
+  startPageServer,
+  timeFirstRender,
+} from './widget.js';
 import { startRedisServer } from '../test/relay/redis-server.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -51,7 +60,13 @@ const PARAMS = [
   { name: 'confirmation_return_url', value: `${SHOP}/paid` },
 ];
 const BILLING_FIELDS = `"amount":1500.50,"agreement_param_id":5,"agreement_param_value":"AG-1001","eps_params":${JSON.stringify(PARAMS)}`;
-const RELAY_BODY = JSON.stringify({ system: 'A', amount: '1500.50', agreement_param_id: 5, agreement_param_value: 'AG-1001', eps_params: PARAMS });
+const RELAY_BODY = JSON.stringify({
+  system: 'A',
+  amount: '1500.50',
+  agreement_param_id: 5,
+  agreement_param_value: 'AG-1001',
+  eps_params: PARAMS,
+});
 
 const log = (text: string) => console.error(`bench: ${text}`);
 let stopRedis: () => Promise<void> = async () => {};
@@ -100,9 +115,12 @@ async function main(): Promise<void> {
     ...extra,
   });
   // A private redis-server of the bench's own (as the tests start theirs), else a Redis already on 6379.
-  const privateRedis = await startRedisServer().catch((error: Error) => (log(`${error.message.split('\n')[0]}`), undefined));
+  const privateRedis = await startRedisServer().catch(
+    (error: Error) => (log(`${error.message.split('\n')[0]}`), undefined),
+  );
   if (privateRedis) stopRedis = () => privateRedis.stop();
-  const redisUrl = privateRedis?.url ?? ((await redisAnswers('127.0.0.1', 6379)) ? 'redis://127.0.0.1:6379' : undefined);
+  const redisUrl =
+    privateRedis?.url ?? ((await redisAnswers('127.0.0.1', 6379)) ? 'redis://127.0.0.1:6379' : undefined);
   const proxyEnv = { BENCH_PROXY: JSON.stringify({ baseUrl, ...CREDENTIALS, epsUuid: EPS_UUID }) };
   const [relay, relayInfo, relayFresh, relayRedis, bare, honoProxy] = await Promise.all([
     startChild('relay', relayEnv()),
@@ -115,7 +133,11 @@ async function main(): Promise<void> {
   pageRelay = relay.url;
 
   const token = await bearerToken(baseUrl);
-  const direct: Target = { url: `${baseUrl}/eps_payments`, headers: { authorization: `Bearer ${token}`, ...JSON_TYPE }, body: `{"eps_uuid":"${EPS_UUID}",${BILLING_FIELDS}}` };
+  const direct: Target = {
+    url: `${baseUrl}/eps_payments`,
+    headers: { authorization: `Bearer ${token}`, ...JSON_TYPE },
+    body: `{"eps_uuid":"${EPS_UUID}",${BILLING_FIELDS}}`,
+  };
   const proxied: Target = { url: `${bare.url}/eps_payments`, headers: JSON_TYPE, body: `{${BILLING_FIELDS}}` };
   const viaRelay = (child: Child, headers: Record<string, string> = {}): Target => ({
     url: `${child.url}/payments`,
@@ -159,7 +181,9 @@ async function main(): Promise<void> {
       // Every other round in reverse order: no target always runs right after the same other one.
       for (const { name, target, front } of round % 2 ? [...targets].reverse() : targets) {
         const result = await cell(target, connections, front);
-        log(`${name}, ${connections} connections, round ${round + 1}: ${int(result.rps)} req/s, p50 ${ms(result.p50)} ms, p99 ${ms(result.p99)} ms, CPU ${result.frontCpu === undefined ? '–' : int(result.frontCpu)} µs/req`);
+        log(
+          `${name}, ${connections} connections, round ${round + 1}: ${int(result.rps)} req/s, p50 ${ms(result.p50)} ms, p99 ${ms(result.p99)} ms, CPU ${result.frontCpu === undefined ? '–' : int(result.frontCpu)} µs/req`,
+        );
         rounds.set(name, [...(rounds.get(name) ?? []), result]);
       }
     }
@@ -168,9 +192,17 @@ async function main(): Promise<void> {
   }
   const at50 = PLAN.connections.includes(50) ? 50 : PLAN.connections[0]!;
   const variants = [
-    { name: 'bare proxy on the relay\'s stack (Hono, @hono/node-server, undici)', target: { ...proxied, url: `${honoProxy.url}/eps_payments` }, front: honoProxy },
+    {
+      name: "bare proxy on the relay's stack (Hono, @hono/node-server, undici)",
+      target: { ...proxied, url: `${honoProxy.url}/eps_payments` },
+      front: honoProxy,
+    },
     { name: 'relay, LOG_LEVEL=info (to /dev/null)', target: viaRelay(relayInfo), front: relayInfo },
-    { name: 'relay, a fresh Idempotency-Key each (memory store)', target: { ...viaRelay(relay), setupRequest: withFreshKey }, front: relay },
+    {
+      name: 'relay, a fresh Idempotency-Key each (memory store)',
+      target: { ...viaRelay(relay), setupRequest: withFreshKey },
+      front: relay,
+    },
   ];
   for (const { name, target, front } of variants) {
     await expectCreated(name, target);
@@ -185,12 +217,23 @@ async function main(): Promise<void> {
   const tokenRun = await fire(viaRelay(relayFresh), PLAN.tokenConnections, PLAN.tokenPayments);
   const afterTokens = await sandbox.counts();
   const refreshes = await metric(relayFresh.url, 'relay_billing_token_refreshes_total');
-  const tokens = { auth: afterTokens.auth - beforeTokens.auth, payments: afterTokens.epsPayments - beforeTokens.epsPayments, refreshes, run: tokenRun };
+  const tokens = {
+    auth: afterTokens.auth - beforeTokens.auth,
+    payments: afterTokens.epsPayments - beforeTokens.epsPayments,
+    refreshes,
+    run: tokenRun,
+  };
   log(`token economy: ${tokens.payments} payments, ${tokens.auth} GET /auth`);
 
   // 5. Memory (on the same relay, which the token run has warmed up), sampled after every tenth of the run.
   const memoryBefore = await relayFresh.memory();
-  const memory = { before: memoryBefore, samples: [] as { rss: number; heapUsed: number }[], total: 0, failed: 0, seconds: 0 };
+  const memory = {
+    before: memoryBefore,
+    samples: [] as { rss: number; heapUsed: number }[],
+    total: 0,
+    failed: 0,
+    seconds: 0,
+  };
   for (let i = 0; i < 10; i += 1) {
     const part = await fire(viaRelay(relayFresh), PLAN.memoryConnections, PLAN.memoryRequests / 10);
     memory.samples.push(await relayFresh.memory());
@@ -202,7 +245,10 @@ async function main(): Promise<void> {
 
   // 3. Idempotent replays: the same key and body again and again.
   const replays: { store: string; result?: LoadResult; created?: number }[] = [];
-  for (const [store, child] of [['memory', relay], [privateRedis ? 'Redis (local redis-server)' : 'Redis (127.0.0.1:6379)', relayRedis]] as const) {
+  for (const [store, child] of [
+    ['memory', relay],
+    [privateRedis ? 'Redis (local redis-server)' : 'Redis (127.0.0.1:6379)', relayRedis],
+  ] as const) {
     if (!child) {
       replays.push({ store: `${store}: not measured, Redis does not answer` });
       continue;
@@ -223,7 +269,11 @@ async function main(): Promise<void> {
   const browser = await launchChromium();
   let renders: number[][];
   try {
-    renders = await timeFirstRender(browser, [`${pages.origin}/billing-pay.html`, `${pages.origin}/bench-reference.html`], PLAN.pageLoads);
+    renders = await timeFirstRender(
+      browser,
+      [`${pages.origin}/billing-pay.html`, `${pages.origin}/bench-reference.html`],
+      PLAN.pageLoads,
+    );
   } finally {
     await browser.close();
   }
@@ -267,14 +317,21 @@ interface Paired {
 }
 
 /** The median of the rounds' own ratios, and their lowest and highest. */
-function pairedRatio(pair: Paired, of: (r: Row['result']) => number | undefined): { median: number; low: number; high: number } | undefined {
-  const ratios = pair.relay.map((relay, i) => (of(relay) ?? NaN) / (of(pair.bare[i]!) ?? NaN)).filter(Number.isFinite).sort((a, b) => a - b);
+function pairedRatio(
+  pair: Paired,
+  of: (r: Row['result']) => number | undefined,
+): { median: number; low: number; high: number } | undefined {
+  const ratios = pair.relay
+    .map((relay, i) => (of(relay) ?? NaN) / (of(pair.bare[i]!) ?? NaN))
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
   if (!ratios.length) return undefined;
   return { median: ratios[Math.floor(ratios.length / 2)]!, low: ratios[0]!, high: ratios.at(-1)! };
 }
 
 function throughputSection(rows: Row[], paired: Paired[]): string {
-  const find = (name: string, connections: number) => rows.find((r) => r.name === name && r.connections === connections)?.result;
+  const find = (name: string, connections: number) =>
+    rows.find((r) => r.name === name && r.connections === connections)?.result;
   const ratios = paired.map((pair) => {
     const rps = pairedRatio(pair, (r) => r.rps);
     const p50 = pairedRatio(pair, (r) => r.p50);
@@ -296,7 +353,7 @@ function throughputSection(rows: Row[], paired: Paired[]): string {
     '',
     `\`POST /eps_payments\` of the sandbox, reached three ways. Each cell: autocannon, ${PLAN.warmupSeconds} s warm-up then ${PLAN.seconds} s ` +
       'measured; closed loop (each connection sends its next request when the answer arrives); latency per request in ' +
-      'milliseconds, p50 and p99 leaving out each connection\'s first answer (connection ramp-up: all connections open at ' +
+      "milliseconds, p50 and p99 leaving out each connection's first answer (connection ramp-up: all connections open at " +
       'once and a busy server takes them on one by one), "slowest" including it; CPU time per request of the process in front of the sandbox and of the sandbox itself, in ' +
       'microseconds. The load generator, the sandbox and the proxy each run in their own process, all on the same cores. ' +
       `Each server is first warmed up alike (${PLAN.firstWarmupSeconds} s at 50 connections). The three targets take turns, ${PLAN.rounds} rounds at each concurrency, ` +
@@ -304,7 +361,18 @@ function throughputSection(rows: Row[], paired: Paired[]): string {
       'The variants below the three run once, at 50 connections.',
     '',
     table(
-      ['target', 'connections', 'requests/s', 'rounds, requests/s', 'p50 ms', 'p99 ms', 'slowest ms', 'failed', 'proxy CPU µs/req', 'sandbox CPU µs/req'],
+      [
+        'target',
+        'connections',
+        'requests/s',
+        'rounds, requests/s',
+        'p50 ms',
+        'p99 ms',
+        'slowest ms',
+        'failed',
+        'proxy CPU µs/req',
+        'sandbox CPU µs/req',
+      ],
       rows.map(({ name, connections, result: r }) => [
         name,
         connections,
@@ -320,11 +388,21 @@ function throughputSection(rows: Row[], paired: Paired[]): string {
     ),
     '',
     `The relay against the bare proxy, each figure the median of the ${PLAN.rounds} rounds' own ratios (the two ran one after the other in each ` +
-      'round, so a busy moment of the machine falls on both). Target (issue 17): the relay\'s own work — validate, rate limits, ' +
+      "round, so a busy moment of the machine falls on both). Target (issue 17): the relay's own work — validate, rate limits, " +
       `token, forward, metrics — leaves it at least ${percent(TARGET_AT_50)} of the bare proxy's requests/s at 50 connections; ` +
       `at 1 connection the ratio is the latency the relay adds to each payment.`,
     '',
-    table(['connections', 'relay ÷ bare proxy, requests/s', 'rounds', 'relay ÷ bare proxy, p50', 'relay ÷ bare proxy, CPU per request', 'relay CPU µs/req'], ratios),
+    table(
+      [
+        'connections',
+        'relay ÷ bare proxy, requests/s',
+        'rounds',
+        'relay ÷ bare proxy, p50',
+        'relay ÷ bare proxy, CPU per request',
+        'relay CPU µs/req',
+      ],
+      ratios,
+    ),
     '',
     verdict
       ? `At 50 connections: ${percent(verdict.median)} (rounds ${percent(verdict.low)}–${percent(verdict.high)}) against the target of ${percent(TARGET_AT_50)}: ` +
@@ -338,7 +416,6 @@ function medianRound(results: Row['result'][]): Row['result'] {
   const sorted = [...results].sort((a, b) => a.rps - b.rps);
   return { ...sorted[Math.floor(sorted.length / 2)]!, rpsRange: [sorted[0]!.rps, sorted.at(-1)!.rps] };
 }
-
 
 /** Waits until the sandbox has seen no new request for a moment: what a finished run left in flight has landed. */
 async function settle(sandbox: Child): Promise<void> {
@@ -356,12 +433,32 @@ function tokenSection(t: { auth: number; payments: number; refreshes: number | u
     '## 2. Token economy',
     '',
     `A relay that has not asked for a token yet; ${int(PLAN.tokenPayments)} payments at ${PLAN.tokenConnections} connections; the sandbox counts ` +
-      'what reaches it. The sandbox\'s tokens live 600 s: the run stays well within one lifetime, so one `GET /auth` is right. ' +
+      "what reaches it. The sandbox's tokens live 600 s: the run stays well within one lifetime, so one `GET /auth` is right. " +
       '"Slowest" includes the first answers, while the cold relay takes on its 200 connections.',
     '',
     table(
-      ['payments answered', 'connections', 'seconds', 'failed', 'slowest ms', '`POST /eps_payments` at the sandbox', '`GET /auth` at the sandbox', 'relay_billing_token_refreshes_total'],
-      [[int(t.run.total), PLAN.tokenConnections, t.run.seconds.toFixed(1), t.run.failed, ms(t.run.max), int(t.payments), t.auth, t.refreshes ?? '–']],
+      [
+        'payments answered',
+        'connections',
+        'seconds',
+        'failed',
+        'slowest ms',
+        '`POST /eps_payments` at the sandbox',
+        '`GET /auth` at the sandbox',
+        'relay_billing_token_refreshes_total',
+      ],
+      [
+        [
+          int(t.run.total),
+          PLAN.tokenConnections,
+          t.run.seconds.toFixed(1),
+          t.run.failed,
+          ms(t.run.max),
+          int(t.payments),
+          t.auth,
+          t.refreshes ?? '–',
+        ],
+      ],
     ),
   ].join('\n');
 }
@@ -377,13 +474,18 @@ function replaySection(replays: { store: string; result?: LoadResult; created?: 
     table(
       ['store', 'replays/s', 'p50 ms', 'p99 ms', 'failed', 'payments created'],
       replays.map(({ store, result, created }) =>
-        result ? [store, int(result.rps), ms(result.p50), ms(result.p99), result.failed, created ?? '–'] : [store, '–', '–', '–', '–', '–'],
+        result
+          ? [store, int(result.rps), ms(result.p50), ms(result.p99), result.failed, created ?? '–']
+          : [store, '–', '–', '–', '–', '–'],
       ),
     ),
   ].join('\n');
 }
 
-function widgetSection(sizes: Record<'widget' | 'reference', { raw: number; gzip: number }>, renders: number[][]): string {
+function widgetSection(
+  sizes: Record<'widget' | 'reference', { raw: number; gzip: number }>,
+  renders: number[][],
+): string {
   const [widget, reference] = renders as [number[], number[]];
   const row = (name: string, size: { raw: number; gzip: number }, times: number[]) => [
     name,
@@ -411,9 +513,16 @@ function widgetSection(sizes: Record<'widget' | 'reference', { raw: number; gzip
 
 type Memory = { rss: number; heapUsed: number };
 
-function memorySection(m: { before: Memory; samples: Memory[]; total: number; failed: number; seconds: number }): string {
+function memorySection(m: {
+  before: Memory;
+  samples: Memory[];
+  total: number;
+  failed: number;
+  seconds: number;
+}): string {
   const after = m.samples.at(-1)!;
-  const range = (key: keyof Memory) => `${mb(Math.min(...m.samples.map((s) => s[key])))}–${mb(Math.max(...m.samples.map((s) => s[key])))}`;
+  const range = (key: keyof Memory) =>
+    `${mb(Math.min(...m.samples.map((s) => s[key])))}–${mb(Math.max(...m.samples.map((s) => s[key])))}`;
   return [
     '## 5. Relay memory',
     '',
@@ -425,7 +534,13 @@ function memorySection(m: { before: Memory; samples: Memory[]; total: number; fa
       ['', 'before', 'after', 'growth', 'range over the 10 samples'],
       [
         ['resident set (RSS), MB', mb(m.before.rss), mb(after.rss), mb(after.rss - m.before.rss), range('rss')],
-        ['V8 heap used, MB', mb(m.before.heapUsed), mb(after.heapUsed), mb(after.heapUsed - m.before.heapUsed), range('heapUsed')],
+        [
+          'V8 heap used, MB',
+          mb(m.before.heapUsed),
+          mb(after.heapUsed),
+          mb(after.heapUsed - m.before.heapUsed),
+          range('heapUsed'),
+        ],
       ],
     ),
   ].join('\n');

@@ -23,7 +23,9 @@ export async function buildBundles(): Promise<void> {
     npm.stdout.on('data', (chunk: Buffer) => (output += chunk));
     npm.stderr.on('data', (chunk: Buffer) => (output += chunk));
     npm.once('error', reject);
-    npm.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm run build failed (${code}):\n${output}`))));
+    npm.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`npm run build failed (${code}):\n${output}`)),
+    );
   });
   await build({ root: ROOT, configFile: `${ROOT}bench/vite.reference.config.ts`, logLevel: 'warn' });
 }
@@ -44,8 +46,13 @@ export interface Page {
  * A tiny static server for the test pages: `/{tag}.html` loads `/{tag}.js` and shows `<{tag} relay="…">`. The page
  * notes the time just before its `<script>` tag and again when the element's ready event arrives.
  */
-export async function startPageServer(pages: Page[], relayUrl: () => string): Promise<{ origin: string; close(): Promise<void> }> {
-  const scripts = new Map<string, Buffer>(await Promise.all(pages.map(async (p) => [`/${p.tag}.js`, await readFile(p.script)] as const)));
+export async function startPageServer(
+  pages: Page[],
+  relayUrl: () => string,
+): Promise<{ origin: string; close(): Promise<void> }> {
+  const scripts = new Map<string, Buffer>(
+    await Promise.all(pages.map(async (p) => [`/${p.tag}.js`, await readFile(p.script)] as const)),
+  );
   const html = new Map<string, () => string>(
     pages.map((p) => [
       `/${p.tag}.html`,
@@ -62,7 +69,8 @@ export async function startPageServer(pages: Page[], relayUrl: () => string): Pr
   const server = http.createServer((req, res) => {
     const page = html.get(req.url ?? '');
     const script = scripts.get(req.url ?? '');
-    if (page) res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(page());
+    if (page)
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(page());
     else if (script) res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(script);
     else res.writeHead(404).end();
   });
@@ -77,7 +85,14 @@ export function launchChromium(): Promise<Browser> {
   return puppeteer.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
   });
 }
 

@@ -11,15 +11,21 @@ import { MANIFEST_FILE, hashedName, integrityOf, type BundleManifest } from '../
 /** Compresses every `*.js` of `dir` (a path ending in `/`) and writes the manifest; returns it. */
 export function writeBundleAssets(dir: string, log: (line: string) => void = () => {}): BundleManifest {
   const manifest: BundleManifest = {};
-  for (const name of readdirSync(dir).filter((file) => file.endsWith('.js')).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((file) => file.endsWith('.js'))
+    .sort()) {
     const bytes = readFileSync(`${dir}${name}`);
-    const br = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
+    const br = brotliCompressSync(bytes, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+    });
     const gzip = gzipSync(bytes, { level: 9 });
     writeFileSync(`${dir}${name}.br`, br);
     writeFileSync(`${dir}${name}.gz`, gzip);
     const entry = { file: hashedName(name, bytes), integrity: integrityOf(bytes) };
     manifest[name] = entry;
-    log(`${name}: ${bytes.length} B, ${gzip.length} B gzip, ${br.length} B brotli; served as /${entry.file}\n  integrity="${entry.integrity}"`);
+    log(
+      `${name}: ${bytes.length} B, ${gzip.length} B gzip, ${br.length} B brotli; served as /${entry.file}\n  integrity="${entry.integrity}"`,
+    );
   }
   writeFileSync(`${dir}${MANIFEST_FILE}`, `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;

@@ -27,7 +27,9 @@ for (const [name, entry] of Object.entries(ENTRIES)) {
     metafile: true,
     logLevel: 'warning',
     // Bundled CommonJS packages (pino, redis, undici…) `require` Node's modules: give ES modules a `require`.
-    banner: { js: "#!/usr/bin/env node\nimport { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
+    banner: {
+      js: "#!/usr/bin/env node\nimport { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
+    },
   });
   const licences = bundledPackages(Object.keys(result.metafile.inputs));
   writeFileSync(`dist/${name}/THIRD-PARTY-LICENSES.txt`, licences.text);
@@ -38,7 +40,11 @@ for (const [name, entry] of Object.entries(ENTRIES)) {
 function bundledPackages(inputs: string[]): { count: number; text: string } {
   const roots = new Set(inputs.flatMap((input) => input.match(/^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//)?.[1] ?? []));
   const parts = [...roots].sort().map((root) => {
-    const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { name: string; version: string; license?: string };
+    const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as {
+      name: string;
+      version: string;
+      license?: string;
+    };
     let text = '';
     for (const file of ['LICENSE', 'LICENSE.md', 'LICENSE.txt', 'license', 'LICENCE', 'LICENSE-MIT']) {
       try {

@@ -37,7 +37,8 @@ const ROOT_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies', 'opt
 
 export function lockProblems(pkg: PackageJson, lock: PackageLock): string[] {
   const problems: string[] = [];
-  if (lock.lockfileVersion !== 3) problems.push(`lockfileVersion is ${lock.lockfileVersion}, not 3 (npm 9 or newer writes 3)`);
+  if (lock.lockfileVersion !== 3)
+    problems.push(`lockfileVersion is ${lock.lockfileVersion}, not 3 (npm 9 or newer writes 3)`);
   const root = lock.packages?.[''];
   if (!root) return [...problems, 'the lock has no root entry (packages[""])'];
 
@@ -45,17 +46,21 @@ export function lockProblems(pkg: PackageJson, lock: PackageLock): string[] {
     const wanted = pkg[field] ?? {};
     const locked = root[field] ?? {};
     for (const [name, range] of Object.entries(wanted)) {
-      if (locked[name] !== range) problems.push(`${field}.${name}: package.json says ${range}, the lock ${locked[name] ?? 'nothing'}`);
-      if (field !== 'peerDependencies' && !resolve(lock, '', name)) problems.push(`${field}.${name} is not installed by the lock`);
+      if (locked[name] !== range)
+        problems.push(`${field}.${name}: package.json says ${range}, the lock ${locked[name] ?? 'nothing'}`);
+      if (field !== 'peerDependencies' && !resolve(lock, '', name))
+        problems.push(`${field}.${name} is not installed by the lock`);
     }
-    for (const name of Object.keys(locked)) if (!(name in wanted)) problems.push(`${field}.${name} is in the lock, not in package.json`);
+    for (const name of Object.keys(locked))
+      if (!(name in wanted)) problems.push(`${field}.${name} is in the lock, not in package.json`);
   }
 
   // An exact override must be what the lock installs wherever that package is.
   for (const [name, spec] of Object.entries(pkg.overrides ?? {})) {
     if (typeof spec !== 'string' || !/^\d+\.\d+\.\d+$/.test(spec)) continue;
     for (const [path, entry] of Object.entries(lock.packages)) {
-      if (path.endsWith(`node_modules/${name}`) && entry.version !== spec) problems.push(`${path} is ${entry.version}, the override says ${spec}`);
+      if (path.endsWith(`node_modules/${name}`) && entry.version !== spec)
+        problems.push(`${path} is ${entry.version}, the override says ${spec}`);
     }
   }
 
@@ -63,7 +68,8 @@ export function lockProblems(pkg: PackageJson, lock: PackageLock): string[] {
     for (const [name, spec] of Object.entries(entry.optionalDependencies ?? {})) {
       const found = resolve(lock, path, name);
       if (!found) problems.push(`${name}@${spec} (optional dependency of ${path}) is missing from the lock`);
-      else if (/^\d+\.\d+\.\d+$/.test(spec) && found.version !== spec) problems.push(`${name} is ${found.version} in the lock, ${path} wants ${spec}`);
+      else if (/^\d+\.\d+\.\d+$/.test(spec) && found.version !== spec)
+        problems.push(`${name} is ${found.version} in the lock, ${path} wants ${spec}`);
     }
   }
   return problems;
@@ -85,7 +91,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const read = (file: string) => JSON.parse(readFileSync(new URL(`../${file}`, import.meta.url), 'utf8')) as unknown;
   const problems = lockProblems(read('package.json') as PackageJson, read('package-lock.json') as PackageLock);
   if (problems.length) {
-    console.error(`package-lock.json does not fit package.json (regenerate it: README, "The lock file"):\n  ${problems.join('\n  ')}`);
+    console.error(
+      `package-lock.json does not fit package.json (regenerate it: README, "The lock file"):\n  ${problems.join('\n  ')}`,
+    );
     process.exit(1);
   }
   console.log('package-lock.json fits package.json; every optional platform package is recorded.');

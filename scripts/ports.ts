@@ -48,7 +48,10 @@ export async function portProblems(ports: DemoPort[]): Promise<string[]> {
   for (const p of ports) {
     const same = seen.get(p.port);
     if (same) problems.push(`${p.variable} and ${same.variable} are both ${p.port}: give ${p.what} another port.`);
-    else if (await taken(p.port)) problems.push(`Port ${p.port} (${p.what}) is taken: set ${p.variable} to a free port, e.g. ${p.variable}=${p.port + 1} npm start`);
+    else if (await taken(p.port))
+      problems.push(
+        `Port ${p.port} (${p.what}) is taken: set ${p.variable} to a free port, e.g. ${p.variable}=${p.port + 1} npm start`,
+      );
     seen.set(p.port, p);
   }
   return problems;

@@ -31,12 +31,22 @@ const START = '<!-- api:start -->';
 const END = '<!-- api:end -->';
 
 /** A table cell: one line, `|` escaped. */
-const cell = (text = '') => text.replace(/\s*\n\s*/g, ' ').replaceAll('|', '\\|').trim();
+const cell = (text = '') =>
+  text
+    .replace(/\s*\n\s*/g, ' ')
+    .replaceAll('|', '\\|')
+    .trim();
 const code = (text?: string) => (text ? `\`${cell(text)}\`` : '');
 
 function table(head: string[], rows: string[][]): string {
   if (!rows.length) return '';
-  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n') + '\n';
+  return (
+    [
+      `| ${head.join(' | ')} |`,
+      `|${head.map(() => '---').join('|')}|`,
+      ...rows.map((r) => `| ${r.join(' | ')} |`),
+    ].join('\n') + '\n'
+  );
 }
 
 /** The Markdown of every element of the manifest, in the manifest's order. */
@@ -48,11 +58,26 @@ export function apiTables(manifest: Manifest): string {
         `### \`<${d.tagName}>\`\n\n${cell(d.summary)}\n`,
         table(
           ['attribute', 'property', 'type', 'default', 'description'],
-          (d.attributes ?? []).map((a) => [code(a.name), code(a.fieldName), code(a.type?.text), code(a.default), cell(a.description)]),
+          (d.attributes ?? []).map((a) => [
+            code(a.name),
+            code(a.fieldName),
+            code(a.type?.text),
+            code(a.default),
+            cell(a.description),
+          ]),
         ),
-        table(['event', 'description'], (d.events ?? []).map((e) => [code(e.name), cell(e.description)])),
-        table(['CSS part', 'description'], (d.cssParts ?? []).map((p) => [code(p.name), cell(p.description)])),
-        table(['CSS custom property', 'default', 'description'], (d.cssProperties ?? []).map((p) => [code(p.name), cell(p.default), cell(p.description)])),
+        table(
+          ['event', 'description'],
+          (d.events ?? []).map((e) => [code(e.name), cell(e.description)]),
+        ),
+        table(
+          ['CSS part', 'description'],
+          (d.cssParts ?? []).map((p) => [code(p.name), cell(p.description)]),
+        ),
+        table(
+          ['CSS custom property', 'default', 'description'],
+          (d.cssProperties ?? []).map((p) => [code(p.name), cell(p.default), cell(p.description)]),
+        ),
       ]
         .filter(Boolean)
         .join('\n'),
@@ -72,7 +97,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = new URL('../', import.meta.url);
   const readmePath = new URL('README.md', root);
   const readme = readFileSync(readmePath, 'utf8');
-  const made = withApiTables(readme, JSON.parse(readFileSync(new URL('custom-elements.json', root), 'utf8')) as Manifest);
+  const made = withApiTables(
+    readme,
+    JSON.parse(readFileSync(new URL('custom-elements.json', root), 'utf8')) as Manifest,
+  );
   if (process.argv.includes('--check')) {
     if (made !== readme) {
       console.error('README.md: the element API tables differ from custom-elements.json; run npm run build');

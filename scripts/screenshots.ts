@@ -22,12 +22,18 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const OUT = `${root}screenshots/`;
 const DOCS = `${root}docs/screenshots/`;
 const docs = process.argv.includes('--docs');
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+};
 
 let relayUrl = '';
 const demo = createServer(async (req, res) => {
   const path = new URL(req.url ?? '/', 'http://x').pathname;
-  const file = path === '/billing-pay.js' ? `${root}dist/billing-pay.js` : `${root}demo${path === '/' ? '/index.html' : path}`;
+  const file =
+    path === '/billing-pay.js' ? `${root}dist/billing-pay.js` : `${root}demo${path === '/' ? '/index.html' : path}`;
   try {
     let body = await readFile(file, 'utf8');
     if (file.endsWith('.html')) body = body.replaceAll('http://localhost:8787', relayUrl);
@@ -53,7 +59,14 @@ relayUrl = relay.url;
 const browser = await puppeteer.launch({
   executablePath: '/usr/bin/chromium',
   headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    '--disable-sync',
+  ],
 });
 
 /** Opens the demo in a scheme, a language and a width, and waits for the widget's form. */
@@ -64,13 +77,22 @@ async function open(scheme: 'light' | 'dark', lang: 'en' | 'ru', width: number):
   page.on('console', (m) => m.type() === 'error' && console.error(`  page: ${m.text()}`));
   await page.goto(`${demoUrl}/`, { waitUntil: 'networkidle0' });
   if (lang === 'ru') await page.click('[data-lang="ru"]');
-  await page.waitForFunction(() => document.querySelector('billing-pay')?.shadowRoot?.querySelector('button[type="submit"]'));
+  await page.waitForFunction(() =>
+    document.querySelector('billing-pay')?.shadowRoot?.querySelector('button[type="submit"]'),
+  );
   return page;
 }
 
 async function pressPay(page: Page): Promise<void> {
-  await page.evaluate(() => document.querySelector('billing-pay')!.shadowRoot!.querySelector<HTMLButtonElement>('button[type="submit"]')!.click());
-  await page.waitForFunction(() => document.querySelector('billing-pay')!.shadowRoot!.querySelector('[aria-invalid="true"]'));
+  await page.evaluate(() =>
+    document
+      .querySelector('billing-pay')!
+      .shadowRoot!.querySelector<HTMLButtonElement>('button[type="submit"]')!
+      .click(),
+  );
+  await page.waitForFunction(() =>
+    document.querySelector('billing-pay')!.shadowRoot!.querySelector('[aria-invalid="true"]'),
+  );
 }
 
 try {

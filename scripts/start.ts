@@ -34,7 +34,9 @@ const relay = await startRelay(
 
 const demo = new Hono();
 demo.get('/:bundle{billing-pay(?:-account)?\\.js}', async (c) =>
-  c.body(await readFile(`${root}dist/${c.req.param('bundle')}`, 'utf8'), 200, { 'content-type': 'text/javascript; charset=utf-8' }),
+  c.body(await readFile(`${root}dist/${c.req.param('bundle')}`, 'utf8'), 200, {
+    'content-type': 'text/javascript; charset=utf-8',
+  }),
 );
 // The merchant's backend: the demo client (agreement 1001) is "logged in", so it signs them a client session.
 demo.get('/demo-session', async (c) => {

@@ -64,7 +64,9 @@ export function checkRequest(req: PaymentRequest, rules: PaymentRules): PaymentC
     if (problem) fields.agreement_param_value = problem;
   }
 
-  const { params, duplicates } = readEpsParams(req.eps_params.map(({ name, value }) => ({ name, value: typeof value === 'string' ? value.trim() : value })));
+  const { params, duplicates } = readEpsParams(
+    req.eps_params.map(({ name, value }) => ({ name, value: typeof value === 'string' ? value.trim() : value })),
+  );
   for (const name of duplicates) fields[`eps_params.${name}`] = 'duplicate_param';
   for (const [name, problem] of paramProblems(req.system, params)) fields[`eps_params.${name}`] ??= problem;
 

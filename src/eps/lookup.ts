@@ -22,13 +22,23 @@ export const LOOKUP_KEYS = {
   15: 'taxpayer_number',
 } as const satisfies Record<LookupKind, string>;
 
-export type LookupProblem = 'lookup_kind' | 'required' | 'too_long' | 'text' | 'email' | 'digits' | 'full_name' | 'code' | 'inn';
+export type LookupProblem =
+  'lookup_kind' | 'required' | 'too_long' | 'text' | 'email' | 'digits' | 'full_name' | 'code' | 'inn';
 
 const CODE = /^[\p{L}\p{N}][\p{L}\p{N} ._/#-]*$/u;
 const FULL_NAME = /^\p{L}[\p{L}\p{M} .'’-]*$/u;
 
 const MAX_LENGTH: Record<LookupKind, number> = {
-  1: 64, 4: 200, 5: 64, 6: 64, 7: MAX_EMAIL_LENGTH, 8: 34, 10: 18, 11: 18, 14: 18, 15: 12,
+  1: 64,
+  4: 200,
+  5: 64,
+  6: 64,
+  7: MAX_EMAIL_LENGTH,
+  8: 34,
+  10: 18,
+  11: 18,
+  14: 18,
+  15: 12,
 };
 
 export function isLookupKind(value: unknown): value is LookupKind {
@@ -85,8 +95,16 @@ export interface LookupInput {
 const DIGITS: LookupInput = { inputmode: 'numeric' };
 
 export const LOOKUP_INPUTS: Record<LookupKind, LookupInput> = {
-  1: { autocomplete: 'username' }, 4: { autocomplete: 'name' }, 5: {}, 6: {}, 7: { type: 'email', autocomplete: 'email' },
-  8: {}, 10: DIGITS, 11: DIGITS, 14: DIGITS, 15: DIGITS,
+  1: { autocomplete: 'username' },
+  4: { autocomplete: 'name' },
+  5: {},
+  6: {},
+  7: { type: 'email', autocomplete: 'email' },
+  8: {},
+  10: DIGITS,
+  11: DIGITS,
+  14: DIGITS,
+  15: DIGITS,
 };
 
 /** The kind a client session's agreement is found by: its ID. */

@@ -34,7 +34,8 @@ const REQUEST_PROBLEM_TEXTS_EN = {
   duplicate_param: 'This parameter is given twice.',
   boolean: 'This parameter must be true or false.',
   token: 'This value is not a valid code.',
-  autopay_rule: 'Saving a payment method connects autopayments: save_payment_method, enable_autopayments and preferred_method go together.',
+  autopay_rule:
+    'Saving a payment method connects autopayments: save_payment_method, enable_autopayments and preferred_method go together.',
   link_rule: 'Linking a card for autopayments needs save_payment_method.',
 } as const;
 

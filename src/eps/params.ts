@@ -65,20 +65,30 @@ function valueProblem(kind: ParamKind, value: unknown): { problem: ProblemKey; t
  * then the cross-parameter rules. A value of the wrong type or a missing required one stops the cross-parameter
  * rules (they would only repeat it); a bad format does not.
  */
-export function paramProblems(system: SystemId, params: Record<string, unknown>, policy: ParamPolicy = PRODUCT_POLICY): Map<string, ProblemKey> {
+export function paramProblems(
+  system: SystemId,
+  params: Record<string, unknown>,
+  policy: ParamPolicy = PRODUCT_POLICY,
+): Map<string, ProblemKey> {
   const specs = SYSTEMS[system].params;
   const problems = new Map<string, ProblemKey>();
   let stopped = false;
   for (const [name, spec] of Object.entries(specs)) {
     const value = Object.hasOwn(params, name) ? params[name] : undefined;
-    const found = value === undefined ? (spec.required ? { problem: 'required' as const, typeError: true } : null) : valueProblem(spec.kind, value);
+    const found =
+      value === undefined
+        ? spec.required
+          ? { problem: 'required' as const, typeError: true }
+          : null
+        : valueProblem(spec.kind, value);
     if (!found) continue;
     problems.set(name, found.problem);
     stopped ||= found.typeError;
   }
   for (const name in params) if (!Object.hasOwn(specs, name)) problems.set(name, 'unknown_param');
   if (!stopped) {
-    for (const [name, problem] of ruleProblems(system, params, policy)) if (!problems.has(name)) problems.set(name, problem);
+    for (const [name, problem] of ruleProblems(system, params, policy))
+      if (!problems.has(name)) problems.set(name, problem);
   }
   return problems;
 }
@@ -104,17 +114,23 @@ function ruleProblems(system: SystemId, params: Record<string, unknown>, policy:
   for (const name of Object.keys(spec.autopay ?? {})) {
     if (name !== spec.saveFlag && saving !== (params[name] === true)) problems.push([name, 'autopay_rule']);
   }
-  for (const name of Object.keys(spec.linkOnly ?? {})) if (!saving && params[name] === true) problems.push([name, 'link_rule']);
+  for (const name of Object.keys(spec.linkOnly ?? {}))
+    if (!saving && params[name] === true) problems.push([name, 'link_rule']);
   return problems;
 }
 
 /** The parameters with the texts "true" and "false" of boolean ones read as booleans when the policy allows them. */
-export function readBooleans(system: SystemId, params: Record<string, unknown>, policy: ParamPolicy): Record<string, unknown> {
+export function readBooleans(
+  system: SystemId,
+  params: Record<string, unknown>,
+  policy: ParamPolicy,
+): Record<string, unknown> {
   if (!policy.textBooleans) return params;
   const specs = SYSTEMS[system].params;
   const read: Record<string, unknown> = Object.create(null);
   for (const [name, value] of Object.entries(params)) {
-    const boolean = Object.hasOwn(specs, name) && specs[name]!.kind === 'boolean' && (value === 'true' || value === 'false');
+    const boolean =
+      Object.hasOwn(specs, name) && specs[name]!.kind === 'boolean' && (value === 'true' || value === 'false');
     read[name] = boolean ? value === 'true' : value;
   }
   return read;
@@ -125,7 +141,10 @@ export function readBooleans(system: SystemId, params: Record<string, unknown>, 
  * repeat is found. The record has no prototype: a parameter named `__proto__` is a parameter (and refused), not a
  * way to inherit fields.
  */
-export function readEpsParams(list: readonly { name: string; value?: unknown }[]): { params: Record<string, unknown>; duplicates: string[] } {
+export function readEpsParams(list: readonly { name: string; value?: unknown }[]): {
+  params: Record<string, unknown>;
+  duplicates: string[];
+} {
   const params: Record<string, unknown> = Object.create(null);
   const duplicates: string[] = [];
   for (const { name, value } of list) {

@@ -21,7 +21,10 @@ const envelope = z.object({
   agreement_param_id: z.number(problem('lookup_kind')),
   agreement_param_value: z.string(problem('required')),
   eps_params: z
-    .array(z.object({ name: z.string(problem('param_name')), value: z.optional(z.unknown()) }, problem('eps_params')), problem('eps_params'))
+    .array(
+      z.object({ name: z.string(problem('param_name')), value: z.optional(z.unknown()) }, problem('eps_params')),
+      problem('eps_params'),
+    )
     .check(z.maxLength(MAX_EPS_PARAMS, problem('too_many_params'))),
 });
 

@@ -43,4 +43,5 @@ export function isPaymentPage(address: string, from?: string): boolean {
   return url.protocol === 'https:' || (isLocalHttp(url) && (from === undefined || isLocalHttp(new URL(from))));
 }
 
-const isLocalHttp = (url: URL) => url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+const isLocalHttp = (url: URL) =>
+  url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);

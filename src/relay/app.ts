@@ -41,7 +41,8 @@ export interface RelayDeps {
 }
 
 type Env = {
-  Variables: RequestIdVariables & AnswerVariables & { payment: ValidPayment; session: ClientSession; logFields: Record<string, unknown> };
+  Variables: RequestIdVariables &
+    AnswerVariables & { payment: ValidPayment; session: ClientSession; logFields: Record<string, unknown> };
 };
 
 const MAX_BODY_BYTES = 16 * 1024;
@@ -72,7 +73,14 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
     metrics.requests.inc({ route, method: c.req.method, status: c.res.status });
     if (!logged) return;
     logger.info(
-      { reqId: c.get('requestId'), method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started), ...c.get('logFields') },
+      {
+        reqId: c.get('requestId'),
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round(performance.now() - started),
+        ...c.get('logFields'),
+      },
       'request',
     );
   });
@@ -106,7 +114,8 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
       ttlMs: config.idempotencyTtlSeconds * 1000,
       lockMs: lockMs(config),
       onReplay: () => metrics.idempotentReplays.inc(),
-      onStoreError: (c, error, operation) => logger.error({ reqId: c.get('requestId'), err: error, operation }, 'idempotency store failed'),
+      onStoreError: (c, error, operation) =>
+        logger.error({ reqId: c.get('requestId'), err: error, operation }, 'idempotency store failed'),
     }),
     rateLimit(
       limiters.agreement,
@@ -118,24 +127,43 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
       const response = await billing.createPayment(payment, config.epsUuids[payment.system]!);
       const redirectUrl = findRedirectUrl(response, config.redirectUrlKeys);
       c.set('logFields', { system: payment.system, amount: payment.amount, redirect: Boolean(redirectUrl) });
-      const answer: PaymentAnswer = { ...(redirectUrl && { redirect_url: redirectUrl }), payment: publicPayment(response, config.paymentAnswerFields) };
+      const answer: PaymentAnswer = {
+        ...(redirectUrl && { redirect_url: redirectUrl }),
+        payment: publicPayment(response, config.paymentAnswerFields),
+      };
       return jsonAnswer(c, answer, 201);
     },
   );
 
   const sessionLimited = 'Too many requests; try again in a moment.';
   const verifySession = async (c: Context<Env>, next: () => Promise<void>) => {
-    if (!config.sessionSecret) throw new RelayError(404, 'sessions_disabled', 'Client sessions are not configured on this relay (SESSION_SECRET).');
-    c.set('session', await verifyClientSession(c.req.header('authorization'), config.sessionSecret, config.sessionMaxAgeSeconds));
+    if (!config.sessionSecret)
+      throw new RelayError(
+        404,
+        'sessions_disabled',
+        'Client sessions are not configured on this relay (SESSION_SECRET).',
+      );
+    c.set(
+      'session',
+      await verifyClientSession(c.req.header('authorization'), config.sessionSecret, config.sessionMaxAgeSeconds),
+    );
     await next();
   };
   // Per address before the session is checked (forged sessions are counted too), then per session (its agreement).
   const requireSession = [
     rateLimit(limiters.sessionIp, clientIp, () => metrics.rateLimited.inc({ limit: 'session_ip' }), sessionLimited),
     verifySession,
-    rateLimit(limiters.session, (c) => `${(c.get('session') as ClientSession).agreementId}`, () => metrics.rateLimited.inc({ limit: 'session' }), sessionLimited),
+    rateLimit(
+      limiters.session,
+      (c) => `${(c.get('session') as ClientSession).agreementId}`,
+      () => metrics.rateLimited.inc({ limit: 'session' }),
+      sessionLimited,
+    ),
   ] as const;
-  const ownership = { agreementField: config.paymentMethodsAgreementField, trustScope: config.paymentMethodsTrustScope };
+  const ownership = {
+    agreementField: config.paymentMethodsAgreementField,
+    trustScope: config.paymentMethodsTrustScope,
+  };
   const listOwn = (session: ClientSession) =>
     billing
       .listPaymentMethods(session.agreementId, config.paymentMethodsAgreementParam)
@@ -143,7 +171,9 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
 
   app.get('/session', ...requireSession, (c) => c.json({ agreement_id: c.get('session').agreementId }));
 
-  app.get('/payment-methods', ...requireSession, async (c) => c.json({ payment_methods: await listOwn(c.get('session')) }));
+  app.get('/payment-methods', ...requireSession, async (c) =>
+    c.json({ payment_methods: await listOwn(c.get('session')) }),
+  );
 
   app.delete('/payment-methods/:id{[0-9]{1,15}}', requireAllowedOrigin(allowed), ...requireSession, async (c) => {
     const id = Number(c.req.param('id'));
@@ -157,7 +187,10 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
     return c.json({ payment_methods: await listOwn(session) });
   });
 
-  app.get('/:file{[\\w-]+(?:\\.[0-9a-f]{10})?\\.(?:js|json)}', serveWidgetAssets(deps.widgetAssets ?? (async () => null)));
+  app.get(
+    '/:file{[\\w-]+(?:\\.[0-9a-f]{10})?\\.(?:js|json)}',
+    serveWidgetAssets(deps.widgetAssets ?? (async () => null)),
+  );
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
 
@@ -165,12 +198,19 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
     try {
       await billing.ready();
     } catch (error) {
-      throw new RelayError(503, 'not_ready', 'The billing service is not reachable or refuses the relay’s credentials.', { cause: error });
+      throw new RelayError(
+        503,
+        'not_ready',
+        'The billing service is not reachable or refuses the relay’s credentials.',
+        { cause: error },
+      );
     }
     return c.json({ status: 'ready' });
   });
 
-  app.get('/metrics', async (c) => c.body(await metrics.registry.metrics(), 200, { 'content-type': metrics.registry.contentType }));
+  app.get('/metrics', async (c) =>
+    c.body(await metrics.registry.metrics(), 200, { 'content-type': metrics.registry.contentType }),
+  );
 
   app.notFound(() => {
     throw new RelayError(404, 'not_found', 'There is nothing at this address.');
@@ -179,7 +219,8 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
   app.onError((error, c) => {
     const known = toRelayError(error);
     // The billing's own text of a refusal goes to the request's log line, never to the client.
-    if (known.billingMessage !== undefined) c.set('logFields', { ...c.get('logFields'), billingMessage: known.billingMessage });
+    if (known.billingMessage !== undefined)
+      c.set('logFields', { ...c.get('logFields'), billingMessage: known.billingMessage });
     if (known.status >= 500) {
       logger.error({ reqId: c.get('requestId'), code: known.code, err: error.cause ?? error }, known.message);
     }
@@ -257,7 +298,12 @@ export function findRedirectUrl(response: Record<string, unknown>, keys: string[
     if (isPaymentPage(value)) return new URL(value).href;
     unsafe = true;
   }
-  if (unsafe) throw new RelayError(502, 'billing_error', 'The billing service answered a payment page the relay does not send clients to.');
+  if (unsafe)
+    throw new RelayError(
+      502,
+      'billing_error',
+      'The billing service answered a payment page the relay does not send clients to.',
+    );
   return undefined;
 }
 
@@ -266,7 +312,10 @@ export function findRedirectUrl(response: Record<string, unknown>, keys: string[
  * `PAYMENT_ANSWER_FIELDS` (none by default), each only as a string, number or boolean. The rest of the billing's
  * answer — whatever it holds about the agreement's owner — stays in the relay.
  */
-export function publicPayment(response: Record<string, unknown>, fields: string[]): Record<string, string | number | boolean> {
+export function publicPayment(
+  response: Record<string, unknown>,
+  fields: string[],
+): Record<string, string | number | boolean> {
   const answer: Record<string, string | number | boolean> = {};
   for (const field of ['payment_id', ...fields]) {
     const value = Object.hasOwn(response, field) ? response[field] : undefined;
@@ -280,7 +329,10 @@ function toRelayError(error: Error): RelayError {
   if (error instanceof HTTPException) {
     const status = error.status;
     if (status === 413) return new RelayError(413, 'payload_too_large', 'The request body is too large.');
-    if (status >= 400 && status < 500) return new RelayError(status as ErrorStatus, 'validation_failed', error.message || 'The request is not valid.');
+    if (status >= 400 && status < 500)
+      return new RelayError(status as ErrorStatus, 'validation_failed', error.message || 'The request is not valid.');
   }
-  return new RelayError(500, 'internal_error', 'Something went wrong in the relay; it has been logged.', { cause: error });
+  return new RelayError(500, 'internal_error', 'Something went wrong in the relay; it has been logged.', {
+    cause: error,
+  });
 }

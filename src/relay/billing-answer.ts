@@ -19,7 +19,11 @@ export function errorTexts(body: unknown): { messages: string[]; codes: string[]
 
 /** A short human message from a billing error, if it has one: for the request's log line, never for the client. */
 export function billingMessage(body: unknown): string | null {
-  return errorTexts(body).messages.find((text) => text.length > 0)?.slice(0, 500) ?? null;
+  return (
+    errorTexts(body)
+      .messages.find((text) => text.length > 0)
+      ?.slice(0, 500) ?? null
+  );
 }
 
 const strings = (...values: unknown[]) => values.filter((value): value is string => typeof value === 'string');

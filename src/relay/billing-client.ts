@@ -72,13 +72,23 @@ export class BillingClient {
    * `POST /eps_payments`. The body is built from validated fields only, plus the system's `eps_uuid` held here.
    */
   async createPayment(payment: ValidPayment, epsUuid: string): Promise<Record<string, unknown>> {
-    const answer = await this.#authorized('eps_payments', 'POST', '/eps_payments', billingPaymentJson(payment, epsUuid));
+    const answer = await this.#authorized(
+      'eps_payments',
+      'POST',
+      '/eps_payments',
+      billingPaymentJson(payment, epsUuid),
+    );
     // 403 and 429 say nothing about the payment: the relay is not allowed, or the billing is busy. Either refuses the
     // request unread, so the Idempotency-Key stays free for the retry. Other 4xx refuse the payment itself.
     if (answer.status === 403) {
-      throw new RelayError(502, 'billing_error', 'The billing service does not allow the relay to create payments (status 403).', {
-        billingReached: false,
-      });
+      throw new RelayError(
+        502,
+        'billing_error',
+        'The billing service does not allow the relay to create payments (status 403).',
+        {
+          billingReached: false,
+        },
+      );
     }
     if (answer.status === 429) {
       throw new RelayError(503, 'billing_unavailable', 'The billing service is busy; try again in a moment.', {
@@ -127,7 +137,12 @@ export class BillingClient {
    * A call with the bearer token. On a 401 the token is refreshed and the call made once more: the billing refused
    * it before doing anything. A second 401 means the billing does not accept the relay.
    */
-  async #authorized(operation: string, method: Dispatcher.HttpMethod, path: string, body?: string): Promise<BillingAnswer> {
+  async #authorized(
+    operation: string,
+    method: Dispatcher.HttpMethod,
+    path: string,
+    body?: string,
+  ): Promise<BillingAnswer> {
     let token = await this.#freshToken();
     let answer = await this.#send(operation, method, path, token, body);
     if (answer.status === 401) {
@@ -136,7 +151,9 @@ export class BillingClient {
       answer = await this.#send(operation, method, path, token, body);
     }
     if (answer.status === 401) {
-      throw new RelayError(502, 'billing_error', 'The billing service refused the relay’s credentials.', { billingReached: false });
+      throw new RelayError(502, 'billing_error', 'The billing service refused the relay’s credentials.', {
+        billingReached: false,
+      });
     }
     return answer;
   }
@@ -151,7 +168,11 @@ export class BillingClient {
       return await this.#tokens.get();
     } catch (error) {
       if (!(error instanceof RelayError)) throw error;
-      throw new RelayError(error.status, error.code, error.message, { cause: error.cause, billingReached: false, retryable: error.retryable });
+      throw new RelayError(error.status, error.code, error.message, {
+        cause: error.cause,
+        billingReached: false,
+        retryable: error.retryable,
+      });
     }
   }
 
@@ -159,7 +180,13 @@ export class BillingClient {
    * One call, tried a second time only when the first never left the relay (connection refused): a request that
    * may have reached the billing is never sent again.
    */
-  async #send(operation: string, method: Dispatcher.HttpMethod, path: string, token: string, body?: string): Promise<BillingAnswer> {
+  async #send(
+    operation: string,
+    method: Dispatcher.HttpMethod,
+    path: string,
+    token: string,
+    body?: string,
+  ): Promise<BillingAnswer> {
     try {
       return await this.#call(operation, method, path, `Bearer ${token}`, body);
     } catch (error) {
@@ -192,26 +219,51 @@ export class BillingClient {
     const token = response?.token;
     const expiresIn = response?.expires_in;
     if (answer.status === 401 || answer.status === 403) {
-      throw new RelayError(502, 'billing_error', 'The billing service refused the relay’s credentials.', { billingReached: false });
+      throw new RelayError(502, 'billing_error', 'The billing service refused the relay’s credentials.', {
+        billingReached: false,
+      });
     }
     if (typeof token !== 'string' || !token || typeof expiresIn !== 'number' || !(expiresIn > 0)) {
-      throw new RelayError(502, 'billing_error', `The billing service did not issue a token (status ${answer.status}).`, {
-        billingReached: false,
-        retryable: answer.status >= 500,
-      });
+      throw new RelayError(
+        502,
+        'billing_error',
+        `The billing service did not issue a token (status ${answer.status}).`,
+        {
+          billingReached: false,
+          retryable: answer.status >= 500,
+        },
+      );
     }
     return { token, lifetimeMs: this.config.tokenTtlUnit === 's' ? expiresIn * 1000 : expiresIn };
   }
 
-  async #call(operation: string, method: Dispatcher.HttpMethod, path: string, authorization: string, body?: string): Promise<BillingAnswer> {
+  async #call(
+    operation: string,
+    method: Dispatcher.HttpMethod,
+    path: string,
+    authorization: string,
+    body?: string,
+  ): Promise<BillingAnswer> {
     const timer = this.metrics?.billingLatency.startTimer({ operation });
     try {
-      const headers = body === undefined ? { authorization, accept: 'application/json' } : { authorization, accept: 'application/json', 'content-type': 'application/json' };
-      const res = await exchange(this.#pool, { method, path: this.#basePath + path, headers, body }, this.config.billingTimeoutMs);
+      const headers =
+        body === undefined
+          ? { authorization, accept: 'application/json' }
+          : { authorization, accept: 'application/json', 'content-type': 'application/json' };
+      const res = await exchange(
+        this.#pool,
+        { method, path: this.#basePath + path, headers, body },
+        this.config.billingTimeoutMs,
+      );
       timer?.({ outcome: String(res.status) });
       const retryAfter = res.headers['retry-after'];
-      const retryAfterSeconds = typeof retryAfter === 'string' && /^\d{1,6}$/.test(retryAfter) ? Number(retryAfter) : undefined;
-      return { status: res.status, body: parseJson(res.text), ...(retryAfterSeconds !== undefined && { retryAfterSeconds }) };
+      const retryAfterSeconds =
+        typeof retryAfter === 'string' && /^\d{1,6}$/.test(retryAfter) ? Number(retryAfter) : undefined;
+      return {
+        status: res.status,
+        body: parseJson(res.text),
+        ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
+      };
     } catch (error) {
       const relayError = upstreamError(error);
       timer?.({ outcome: relayError.code });
@@ -304,7 +356,14 @@ export function longestAuthorizedCallMs(timeoutMs: number): number {
 }
 
 /** Failures that happen before a single byte of the request is sent. */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -320,9 +379,14 @@ function upstreamError(error: unknown): RelayError {
     error instanceof undiciErrors.ConnectTimeoutError ||
     code === 'UND_ERR_CONNECT_TIMEOUT';
   if (error instanceof undiciErrors.ResponseExceededMaxSizeError || code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
-    return new RelayError(502, 'billing_error', 'The billing service answered more than the relay reads (BILLING_MAX_RESPONSE_BYTES).', {
-      cause: error,
-    });
+    return new RelayError(
+      502,
+      'billing_error',
+      'The billing service answered more than the relay reads (BILLING_MAX_RESPONSE_BYTES).',
+      {
+        cause: error,
+      },
+    );
   }
   const options = { cause: error, billingReached: !notSent, retryable: true };
   if (timedOut) return new RelayError(504, 'billing_timeout', 'The billing service did not answer in time.', options);
@@ -343,7 +407,8 @@ function successResponse(answer: BillingAnswer): Record<string, unknown> {
     throw new RelayError(502, 'billing_error', `The billing service answered with status ${answer.status}.`);
   }
   const response = envelopeResponse(answer.body);
-  if (!response) throw new RelayError(502, 'billing_error', 'The billing service gave an answer the relay does not understand.');
+  if (!response)
+    throw new RelayError(502, 'billing_error', 'The billing service gave an answer the relay does not understand.');
   return response;
 }
 

@@ -127,9 +127,16 @@ export function loadConfig(env: Env = process.env): RelayConfig {
   const billingAllowHttp = flag('BILLING_ALLOW_HTTP');
   if (billingBaseUrl && !isBillingBaseUrl(billingBaseUrl)) {
     problems.push('BILLING_BASE_URL must be an http(s) URL without credentials, ending with /api/rest/v1');
-  } else if (billingBaseUrl && new URL(billingBaseUrl).protocol === 'http:' && !isLoopbackHost(new URL(billingBaseUrl).hostname) && billingAllowHttp !== true) {
+  } else if (
+    billingBaseUrl &&
+    new URL(billingBaseUrl).protocol === 'http:' &&
+    !isLoopbackHost(new URL(billingBaseUrl).hostname) &&
+    billingAllowHttp !== true
+  ) {
     // The relay's Basic credentials and bearer tokens travel on it.
-    problems.push('BILLING_BASE_URL must be https: (plain http only to a loopback address, or with BILLING_ALLOW_HTTP=true)');
+    problems.push(
+      'BILLING_BASE_URL must be https: (plain http only to a loopback address, or with BILLING_ALLOW_HTTP=true)',
+    );
   }
   const billingUsername = required('BILLING_USERNAME');
   const billingPassword = required('BILLING_PASSWORD');
@@ -172,7 +179,9 @@ export function loadConfig(env: Env = process.env): RelayConfig {
 
   const redirectUrlKeys = list(read('REDIRECT_URL_KEYS'));
   if (!redirectUrlKeys.length || !redirectUrlKeys.every((key) => /^[A-Za-z_][\w-]*$/.test(key))) {
-    problems.push('REDIRECT_URL_KEYS must list the names of the billing answer\'s fields, at the top level of its response, such as confirmation_url,payment_url');
+    problems.push(
+      "REDIRECT_URL_KEYS must list the names of the billing answer's fields, at the top level of its response, such as confirmation_url,payment_url",
+    );
   }
 
   const logLevel = read('LOG_LEVEL');
@@ -182,7 +191,8 @@ export function loadConfig(env: Env = process.env): RelayConfig {
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
 
   const trustProxy = read('TRUST_PROXY').toLowerCase();
-  if (trustProxy && !/^[a-z0-9-]+$/.test(trustProxy)) problems.push('TRUST_PROXY must be a header name such as x-forwarded-for');
+  if (trustProxy && !/^[a-z0-9-]+$/.test(trustProxy))
+    problems.push('TRUST_PROXY must be a header name such as x-forwarded-for');
 
   const rateLimitIp = rateLimit(read('RATE_LIMIT_IP'));
   if (!rateLimitIp) problems.push('RATE_LIMIT_IP must be requests/seconds, such as 30/60');
@@ -197,16 +207,18 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     problems.push(`SESSION_SECRET must be at least ${MIN_SECRET_BYTES} bytes (for example: openssl rand -base64 48)`);
   }
   const paymentMethodsAgreementParam = read('PAYMENT_METHODS_AGREEMENT_PARAM');
-  if (!/^[a-z_][a-z0-9_]*$/i.test(paymentMethodsAgreementParam)) problems.push('PAYMENT_METHODS_AGREEMENT_PARAM must be a parameter name');
+  if (!/^[a-z_][a-z0-9_]*$/i.test(paymentMethodsAgreementParam))
+    problems.push('PAYMENT_METHODS_AGREEMENT_PARAM must be a parameter name');
 
   const paymentMethodsAgreementField = read('PAYMENT_METHODS_AGREEMENT_FIELD');
-  if (!/^[a-z_][a-z0-9_]*$/i.test(paymentMethodsAgreementField)) problems.push('PAYMENT_METHODS_AGREEMENT_FIELD must be a field name');
+  if (!/^[a-z_][a-z0-9_]*$/i.test(paymentMethodsAgreementField))
+    problems.push('PAYMENT_METHODS_AGREEMENT_FIELD must be a field name');
   const paymentMethodsTrustScope = flag('PAYMENT_METHODS_TRUST_BILLING_SCOPE');
 
   const billingMaxResponseBytes = positive('BILLING_MAX_RESPONSE_BYTES', 'a number of bytes');
   const paymentAnswerFields = list(read('PAYMENT_ANSWER_FIELDS'));
   if (!paymentAnswerFields.every((key) => /^[A-Za-z_][\w-]*$/.test(key))) {
-    problems.push('PAYMENT_ANSWER_FIELDS must list field names of the billing\'s payment answer, such as status,amount');
+    problems.push("PAYMENT_ANSWER_FIELDS must list field names of the billing's payment answer, such as status,amount");
   }
   const idempotencyMaxKeys = positive('IDEMPOTENCY_MAX_KEYS', 'a number of keys');
   const rateLimitMaxKeys = positive('RATE_LIMIT_MAX_KEYS', 'a number of keys');
@@ -221,7 +233,8 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     keepAliveTimeoutMs: positive('SERVER_KEEP_ALIVE_TIMEOUT_MS', 'a number of milliseconds'),
     maxConnections: positive('SERVER_MAX_CONNECTIONS', 'a number of connections'),
   };
-  if (server.headersTimeoutMs > server.requestTimeoutMs) problems.push('SERVER_HEADERS_TIMEOUT_MS must not be above SERVER_REQUEST_TIMEOUT_MS');
+  if (server.headersTimeoutMs > server.requestTimeoutMs)
+    problems.push('SERVER_HEADERS_TIMEOUT_MS must not be above SERVER_REQUEST_TIMEOUT_MS');
   const notFoundStatuses = list(read('AGREEMENT_NOT_FOUND_STATUS')).map(Number);
   // 401, 403 and 429 say the billing refused the relay or is busy, never anything about the agreement.
   if (!notFoundStatuses.every((s) => Number.isInteger(s) && s >= 400 && s < 500 && ![401, 403, 429].includes(s))) {
@@ -229,7 +242,8 @@ export function loadConfig(env: Env = process.env): RelayConfig {
   }
   const notFoundText = read('AGREEMENT_NOT_FOUND_TEXT');
   const notFoundPattern = notFoundText ? regExp(notFoundText) : null;
-  if (notFoundPattern === undefined) problems.push('AGREEMENT_NOT_FOUND_TEXT must be a regular expression, such as agreement.*not found');
+  if (notFoundPattern === undefined)
+    problems.push('AGREEMENT_NOT_FOUND_TEXT must be a regular expression, such as agreement.*not found');
 
   if (problems.length) throw new ConfigError(problems);
   return {
@@ -302,7 +316,9 @@ function list(text: string): string[] {
 
 function rateLimit(text: string): RateLimit | null {
   const match = /^(\d{1,9})\/(\d{1,9})$/.exec(text);
-  return match && Number(match[1]) > 0 && Number(match[2]) > 0 ? { points: Number(match[1]), seconds: Number(match[2]) } : null;
+  return match && Number(match[1]) > 0 && Number(match[2]) > 0
+    ? { points: Number(match[1]), seconds: Number(match[2]) }
+    : null;
 }
 
 function integer(text: string): number | null {

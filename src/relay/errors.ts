@@ -12,9 +12,46 @@ import type { ErrorAnswer } from '../eps/relay-api.js';
  * `billing-pay/relay/session`), where hono is not installed.
  */
 export type ErrorStatus =
-  | 400 | 401 | 402 | 403 | 404 | 405 | 406 | 407 | 408 | 409 | 410 | 411 | 412 | 413 | 414 | 415 | 416 | 417 | 418 | 421
-  | 422 | 423 | 424 | 425 | 426 | 428 | 429 | 431 | 451
-  | 500 | 501 | 502 | 503 | 504 | 505 | 506 | 507 | 508 | 510 | 511;
+  | 400
+  | 401
+  | 402
+  | 403
+  | 404
+  | 405
+  | 406
+  | 407
+  | 408
+  | 409
+  | 410
+  | 411
+  | 412
+  | 413
+  | 414
+  | 415
+  | 416
+  | 417
+  | 418
+  | 421
+  | 422
+  | 423
+  | 424
+  | 425
+  | 426
+  | 428
+  | 429
+  | 431
+  | 451
+  | 500
+  | 501
+  | 502
+  | 503
+  | 504
+  | 505
+  | 506
+  | 507
+  | 508
+  | 510
+  | 511;
 
 export type { ErrorCode } from '../eps/errors.js';
 
@@ -55,7 +92,11 @@ export class RelayError extends Error {
   readonly billingMessage?: string;
 
   toBody(): ErrorAnswer {
-    const fields = this.fields && Object.fromEntries(Object.entries(this.fields).map(([path, problem]) => [path, { problem, message: problemText(problem) }]));
+    const fields =
+      this.fields &&
+      Object.fromEntries(
+        Object.entries(this.fields).map(([path, problem]) => [path, { problem, message: problemText(problem) }]),
+      );
     return { error: { code: this.code, message: this.message, ...(fields && { fields }) } };
   }
 }

@@ -49,7 +49,8 @@ export function withDeadline<T>(promise: Promise<T>, ms: number, operation: stri
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
-type KeyRecord = { state: 'in_flight'; fingerprint: string } | { state: 'done'; fingerprint: string; answer: StoredAnswer };
+type KeyRecord =
+  { state: 'in_flight'; fingerprint: string } | { state: 'done'; fingerprint: string; answer: StoredAnswer };
 
 function toClaim(record: KeyRecord): Claim {
   return record.state === 'done'
@@ -132,7 +133,8 @@ export class RedisIdempotencyStore implements IdempotencyStore {
       } catch (error) {
         // Answered late, this claim is nobody's: the payment was refused (503). Its lock is let go, so the client's
         // retry after Redis is back is served, not held off as in flight until the lock runs out.
-        if (error instanceof StoreTimeoutError) void set.then((r) => (r === 'OK' ? this.redis.del(redisKey) : 0)).catch(() => {});
+        if (error instanceof StoreTimeoutError)
+          void set.then((r) => (r === 'OK' ? this.redis.del(redisKey) : 0)).catch(() => {});
         throw error;
       }
       if (claimed === 'OK') return { kind: 'claimed' };

@@ -27,13 +27,23 @@ const KEY = /^[\x21-\x7e]{1,255}$/;
 export type AnswerVariables = { answerText?: string };
 
 /** A JSON answer whose text the idempotency store can keep (the payment's answer and every error). */
-export function jsonAnswer<E extends { Variables: AnswerVariables }>(c: Context<E>, body: unknown, status: ContentfulStatusCode): Response {
+export function jsonAnswer<E extends { Variables: AnswerVariables }>(
+  c: Context<E>,
+  body: unknown,
+  status: ContentfulStatusCode,
+): Response {
   const text = JSON.stringify(body);
   (c as unknown as Context<{ Variables: AnswerVariables }>).set('answerText', text);
   return c.body(text, status, { 'content-type': 'application/json' });
 }
 
-export function idempotency({ store, ttlMs, lockMs, onReplay, onStoreError }: IdempotencyOptions): MiddlewareHandler<{ Variables: AnswerVariables & { payment: ValidPayment } }> {
+export function idempotency({
+  store,
+  ttlMs,
+  lockMs,
+  onReplay,
+  onStoreError,
+}: IdempotencyOptions): MiddlewareHandler<{ Variables: AnswerVariables & { payment: ValidPayment } }> {
   return async (c, next) => {
     const key = c.req.header('idempotency-key');
     if (key === undefined) return next();
@@ -46,12 +56,17 @@ export function idempotency({ store, ttlMs, lockMs, onReplay, onStoreError }: Id
       claim = await store.claim(key, fingerprint, lockMs);
     } catch (error) {
       if (error instanceof StoreFullError) {
-        throw new RelayError(503, 'store_unavailable', 'The relay holds as many payment keys as it may; try again later.', {
-          cause: error,
-          billingReached: false,
-          retryable: true,
-          retryAfterSeconds: STORE_FULL_RETRY_SECONDS,
-        });
+        throw new RelayError(
+          503,
+          'store_unavailable',
+          'The relay holds as many payment keys as it may; try again later.',
+          {
+            cause: error,
+            billingReached: false,
+            retryable: true,
+            retryAfterSeconds: STORE_FULL_RETRY_SECONDS,
+          },
+        );
       }
       // Without the store no retry could be recognised: nothing is sent to the billing.
       throw new RelayError(503, 'store_unavailable', 'Payments are paused for a moment; try again shortly.', {
@@ -62,10 +77,19 @@ export function idempotency({ store, ttlMs, lockMs, onReplay, onStoreError }: Id
       });
     }
     if (claim.kind !== 'claimed' && claim.fingerprint !== fingerprint) {
-      throw new RelayError(422, 'idempotency_key_reused', 'This Idempotency-Key was used for a different payment request.');
+      throw new RelayError(
+        422,
+        'idempotency_key_reused',
+        'This Idempotency-Key was used for a different payment request.',
+      );
     }
     if (claim.kind === 'in_flight') {
-      throw new RelayError(409, 'idempotency_in_flight', 'A request with this Idempotency-Key is still being processed.', { retryAfterSeconds: 1 });
+      throw new RelayError(
+        409,
+        'idempotency_in_flight',
+        'A request with this Idempotency-Key is still being processed.',
+        { retryAfterSeconds: 1 },
+      );
     }
     if (claim.kind === 'done') {
       onReplay?.();

@@ -76,7 +76,10 @@ function redact(value: unknown, depth: number, seen: WeakMap<object, unknown>): 
       const redacted = isSecretKey(key) ? CENSOR : redact(item, depth + 1, seen);
       if (redacted === item) continue;
       // A copy with the same prototype and own properties, so an error stays an error (message, stack, cause).
-      copy ??= Object.create(Object.getPrototypeOf(value), Object.getOwnPropertyDescriptors(value)) as Record<string, unknown>;
+      copy ??= Object.create(Object.getPrototypeOf(value), Object.getOwnPropertyDescriptors(value)) as Record<
+        string,
+        unknown
+      >;
       copy[key] = redacted;
     }
     if (copy) result = copy;

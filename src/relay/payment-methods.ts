@@ -8,7 +8,17 @@ export interface PublicPaymentMethod {
   [display: string]: string | number | boolean;
 }
 
-const DISPLAY_FIELDS = ['title', 'method', 'system', 'card_mask', 'masked_pan', 'card_last4', 'card_brand', 'expires', 'created_at'];
+const DISPLAY_FIELDS = [
+  'title',
+  'method',
+  'system',
+  'card_mask',
+  'masked_pan',
+  'card_last4',
+  'card_brand',
+  'expires',
+  'created_at',
+];
 
 export interface OwnershipRule {
   /** The field of a record that names its agreement (`PAYMENT_METHODS_AGREEMENT_FIELD`, `agreement_id` by default). */
@@ -26,16 +36,26 @@ export interface OwnershipRule {
  * ignores the scope parameter would list everyone's methods — unless the merchant has declared that its billing scopes
  * the list (`trustScope`). Only what is kept is listed, and only what is listed can be disabled.
  */
-export function ownPaymentMethods(records: Record<string, unknown>[], agreementId: number, rule: OwnershipRule): PublicPaymentMethod[] {
+export function ownPaymentMethods(
+  records: Record<string, unknown>[],
+  agreementId: number,
+  rule: OwnershipRule,
+): PublicPaymentMethod[] {
   return records
     .filter((r) => {
       const named = r[rule.agreementField];
       if (named === undefined || named === null) return rule.trustScope;
-      return (typeof named === 'number' || (typeof named === 'string' && /^[1-9]\d{0,15}$/.test(named))) && Number(named) === agreementId;
+      return (
+        (typeof named === 'number' || (typeof named === 'string' && /^[1-9]\d{0,15}$/.test(named))) &&
+        Number(named) === agreementId
+      );
     })
     .filter((r) => Number.isSafeInteger(r.payment_method_id))
     .map((r) => {
-      const method: PublicPaymentMethod = { id: r.payment_method_id as number, autopayment: r.enable_auto_payments === true };
+      const method: PublicPaymentMethod = {
+        id: r.payment_method_id as number,
+        autopayment: r.enable_auto_payments === true,
+      };
       for (const field of DISPLAY_FIELDS) {
         const value = r[field];
         if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') method[field] = value;

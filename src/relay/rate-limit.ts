@@ -8,7 +8,14 @@
  * stops answering sends each instance to its own memory limiter within it, instead of holding the request.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, RLWrapperTimeouts, type IRateLimiterOptions, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  RLWrapperTimeouts,
+  type IRateLimiterOptions,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import type { RedisClientType } from 'redis';
 import { RelayError } from './errors.js';
 
@@ -34,11 +41,16 @@ class BoundedMemoryLimiter extends RateLimiterMemory {
     super(options);
     // rate-limiter-flexible's memory storage: a Map of key → record, each deleted by its own timer when its window ends.
     const storage = (this as unknown as { _memoryStorage?: { _storage?: unknown } })._memoryStorage?._storage;
-    if (!(storage instanceof Map)) throw new Error('rate-limiter-flexible: the memory storage is not a Map (library changed)');
+    if (!(storage instanceof Map))
+      throw new Error('rate-limiter-flexible: the memory storage is not a Map (library changed)');
     this.#keys = storage as Map<string, unknown>;
   }
 
-  override consume(key: string | number, points?: number, options?: { [key: string]: unknown }): Promise<RateLimiterRes> {
+  override consume(
+    key: string | number,
+    points?: number,
+    options?: { [key: string]: unknown },
+  ): Promise<RateLimiterRes> {
     if (this.#keys.size >= this.maxKeys && !this.#keys.has(this.getKey(key))) {
       return Promise.reject(
         new RelayError(503, 'store_unavailable', 'The relay tracks as many clients as it may; try again in a moment.', {
@@ -51,7 +63,12 @@ class BoundedMemoryLimiter extends RateLimiterMemory {
   }
 }
 
-export function createLimiter(name: string, limit: RateLimit, redis?: RedisClientType, maxKeys = Number.POSITIVE_INFINITY): RateLimiterAbstract {
+export function createLimiter(
+  name: string,
+  limit: RateLimit,
+  redis?: RedisClientType,
+  maxKeys = Number.POSITIVE_INFINITY,
+): RateLimiterAbstract {
   const options = { keyPrefix: `billing-pay:rl:${name}`, points: limit.points, duration: limit.seconds };
   const memory = new BoundedMemoryLimiter(options, maxKeys);
   if (!redis) return memory;
@@ -65,7 +82,10 @@ export function createLimiter(name: string, limit: RateLimit, redis?: RedisClien
 }
 
 /** The relay's four limiters, in Redis when one is given, each bounded in memory by `RATE_LIMIT_MAX_KEYS`. */
-export function createLimiters(config: LimitsConfig, redis?: RedisClientType): Record<LimiterName, RateLimiterAbstract> {
+export function createLimiters(
+  config: LimitsConfig,
+  redis?: RedisClientType,
+): Record<LimiterName, RateLimiterAbstract> {
   const limiter = (name: string, limit: RateLimit) => createLimiter(name, limit, redis, config.rateLimitMaxKeys);
   return {
     ip: limiter('ip', config.rateLimitIp),

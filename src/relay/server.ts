@@ -113,7 +113,10 @@ async function connectRedis(url: string, logger: Logger): Promise<RedisClientTyp
   // The first connection has a time limit: a relay that cannot reach its Redis says so and does not start.
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`REDIS_URL: no answer from Redis within ${REDIS_FIRST_CONNECT_MS / 1000} s`)), REDIS_FIRST_CONNECT_MS);
+    timer = setTimeout(
+      () => reject(new Error(`REDIS_URL: no answer from Redis within ${REDIS_FIRST_CONNECT_MS / 1000} s`)),
+      REDIS_FIRST_CONNECT_MS,
+    );
   });
   try {
     await Promise.race([client.connect(), timedOut]);
@@ -148,7 +151,15 @@ async function main() {
     logger.flush();
     process.exit(1);
   }
-  logger.info({ url: relay.url, systems: Object.keys(config.epsUuids), origins: config.allowedOrigins, redis: Boolean(config.redisUrl) }, 'relay listening');
+  logger.info(
+    {
+      url: relay.url,
+      systems: Object.keys(config.epsUuids),
+      origins: config.allowedOrigins,
+      redis: Boolean(config.redisUrl),
+    },
+    'relay listening',
+  );
   const stop = (signal: string) => {
     logger.info({ signal }, 'shutting down: finishing requests in flight');
     // A payment in flight may take its slowest path; past that, something is stuck.

@@ -29,7 +29,8 @@ export async function createClientSession(
   secret: string = process.env.SESSION_SECRET ?? '',
 ): Promise<string> {
   if (!Number.isSafeInteger(agreementId) || agreementId <= 0) throw new Error('agreementId must be a positive integer');
-  if (!(ttlSeconds > 0 && ttlSeconds <= MAX_TTL_SECONDS)) throw new Error(`ttlSeconds must be within 1…${MAX_TTL_SECONDS}`);
+  if (!(ttlSeconds > 0 && ttlSeconds <= MAX_TTL_SECONDS))
+    throw new Error(`ttlSeconds must be within 1…${MAX_TTL_SECONDS}`);
   return new SignJWT({ agr: agreementId, ...(clientId !== undefined && { cli: clientId }) })
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
     .setIssuer(ISSUER)
@@ -47,7 +48,11 @@ const CLOCK_TOLERANCE_SECONDS = 5;
  * a session must say when it was issued (`iat`): not in the future, and at most `maxAgeSeconds` ago (`SESSION_MAX_AGE_SECONDS`,
  * a day by default: the signer's own cap), so a session signed with a far expiry by a careless backend still ends.
  */
-export async function verifyClientSession(authorization: string | undefined, secret: string, maxAgeSeconds = MAX_TTL_SECONDS): Promise<ClientSession> {
+export async function verifyClientSession(
+  authorization: string | undefined,
+  secret: string,
+  maxAgeSeconds = MAX_TTL_SECONDS,
+): Promise<ClientSession> {
   const token = /^Bearer ([\w-]+\.[\w-]+\.[\w-]+)$/.exec(authorization ?? '')?.[1];
   if (!token) throw unauthorized('A client session is required (Authorization: Bearer <session>).');
   try {
@@ -66,7 +71,10 @@ export async function verifyClientSession(authorization: string | undefined, sec
     return { agreementId, ...(typeof payload.cli === 'number' && { clientId: payload.cli }) };
   } catch (error) {
     const expired = (error as { code?: string }).code === 'ERR_JWT_EXPIRED';
-    throw unauthorized(expired ? 'The client session has expired; reload the page.' : 'The client session is not valid.', error);
+    throw unauthorized(
+      expired ? 'The client session has expired; reload the page.' : 'The client session is not valid.',
+      error,
+    );
   }
 }
 

@@ -9,10 +9,15 @@ import { checkPayment, type PaymentRules, type ValidPayment } from '../eps/reque
 import { returnUrlParams, type SystemId } from '../eps/systems.js';
 import { RelayError } from './errors.js';
 
-export function validatePayment(rules: PaymentRules, allowedOrigins: Set<string>): MiddlewareHandler<{ Variables: { payment: ValidPayment } }> {
+export function validatePayment(
+  rules: PaymentRules,
+  allowedOrigins: Set<string>,
+): MiddlewareHandler<{ Variables: { payment: ValidPayment } }> {
   return async (c, next) => {
     const checked = checkPayment(await readJson(c), rules);
-    const problems = checked.ok ? foreignReturnUrls(checked.value.system, checked.value.params, allowedOrigins) : checked.fields;
+    const problems = checked.ok
+      ? foreignReturnUrls(checked.value.system, checked.value.params, allowedOrigins)
+      : checked.fields;
     if (!checked.ok || Object.keys(problems).length) {
       throw new RelayError(422, 'validation_failed', 'The payment request is not valid.', { fields: problems });
     }
@@ -51,9 +56,14 @@ const AMOUNT_NUMBER = /([{,]\s*"amount"\s*:\s*)(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE
 /** What an amount whose written text is lost becomes: not a decimal, so the model refuses it (`amount_format`). */
 const UNREADABLE_AMOUNT = 'not as written';
 /** A number that is still a number was written under an escaped key ("\u0061mount"): its text is lost, refuse it. */
-const unreadableAmount = (key: string, value: unknown) => (key === 'amount' && typeof value === 'number' ? UNREADABLE_AMOUNT : value);
+const unreadableAmount = (key: string, value: unknown) =>
+  key === 'amount' && typeof value === 'number' ? UNREADABLE_AMOUNT : value;
 
-function foreignReturnUrls(system: SystemId, params: Record<string, unknown>, allowed: Set<string>): Record<string, ProblemKey> {
+function foreignReturnUrls(
+  system: SystemId,
+  params: Record<string, unknown>,
+  allowed: Set<string>,
+): Record<string, ProblemKey> {
   const problems: Record<string, ProblemKey> = {};
   for (const name of returnUrlParams(system)) {
     const value = params[name];

@@ -72,7 +72,11 @@ export async function loadWidgetAssets(dir: string): Promise<WidgetAssets> {
   }
   // The manifest is small: served as it is, checked against its ETag each time it is used.
   const etag = `"${createHash('sha384').update(manifestBytes).digest('hex').slice(0, 20)}"`;
-  assets.set(MANIFEST_FILE, { type: 'application/json; charset=utf-8', cacheControl: 'no-cache', forms: { identity: { body: manifestBytes, etag } } });
+  assets.set(MANIFEST_FILE, {
+    type: 'application/json; charset=utf-8',
+    cacheControl: 'no-cache',
+    forms: { identity: { body: manifestBytes, etag } },
+  });
   return assets;
 }
 

@@ -33,11 +33,15 @@ const HTML_HEADERS = {
   'Cache-Control': 'no-store',
 };
 
-export function createSandboxApp(options: SandboxAppOptions = {}, state: SandboxState = createSandboxState(options)): Hono {
+export function createSandboxApp(
+  options: SandboxAppOptions = {},
+  state: SandboxState = createSandboxState(options),
+): Hono {
   const username = options.username ?? SANDBOX_DEFAULTS.username;
   const password = options.password ?? SANDBOX_DEFAULTS.password;
   const publicUrl = options.publicUrl?.replace(/\/+$/, '');
-  const linkOrigin = (c: Context) => (publicUrl ?? options.listenUrl?.() ?? new URL(c.req.url).origin).replace(/\/+$/, '');
+  const linkOrigin = (c: Context) =>
+    (publicUrl ?? options.listenUrl?.() ?? new URL(c.req.url).origin).replace(/\/+$/, '');
 
   const app = new Hono();
   // Whatever the billing had to do by now is done before any request looks at it.
@@ -45,9 +49,14 @@ export function createSandboxApp(options: SandboxAppOptions = {}, state: Sandbox
     state.scheduler.catchUp();
     await next();
   });
-  app.route(API_PREFIX, billingApi(state, { username, password, epsUuids: options.epsUuids ?? SANDBOX_DEFAULTS.epsUuids, linkOrigin }));
+  app.route(
+    API_PREFIX,
+    billingApi(state, { username, password, epsUuids: options.epsUuids ?? SANDBOX_DEFAULTS.epsUuids, linkOrigin }),
+  );
 
-  app.get('/sandbox.css', (c) => c.body(SANDBOX_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'max-age=300' }));
+  app.get('/sandbox.css', (c) =>
+    c.body(SANDBOX_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'max-age=300' }),
+  );
   app.use('*', async (c, next) => {
     await next();
     if (c.res.headers.get('content-type')?.startsWith('text/html')) {

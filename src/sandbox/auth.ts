@@ -94,10 +94,17 @@ export function controlAuth(username: string, password: string, controlToken: st
   return async (c, next) => {
     const header = c.req.header('authorization');
     const bearer = /^Bearer +(\S+) *$/i.exec(header ?? '');
-    const ok = bearer ? controlToken !== undefined && timingSafeEqual(sha256(bearer[1]!), sha256(controlToken)) : basicMatches(header, username, password);
+    const ok = bearer
+      ? controlToken !== undefined && timingSafeEqual(sha256(bearer[1]!), sha256(controlToken))
+      : basicMatches(header, username, password);
     if (!ok) {
-      const res = new Response(null, { headers: { 'WWW-Authenticate': 'Basic realm="billing-sandbox control", charset="UTF-8"' } });
-      throw new HTTPException(401, { message: "the sandbox's Basic credentials (or its control token) are required", res });
+      const res = new Response(null, {
+        headers: { 'WWW-Authenticate': 'Basic realm="billing-sandbox control", charset="UTF-8"' },
+      });
+      throw new HTTPException(401, {
+        message: "the sandbox's Basic credentials (or its control token) are required",
+        res,
+      });
     }
     await next();
   };

@@ -34,7 +34,9 @@ export interface SandboxOptions {
 }
 
 /** What the environment sets. */
-export type SandboxConfig = Required<Pick<SandboxOptions, 'port' | 'host' | 'username' | 'password' | 'tokenTtlSeconds' | 'autopaymentLeadDays' | 'clock'>> &
+export type SandboxConfig = Required<
+  Pick<SandboxOptions, 'port' | 'host' | 'username' | 'password' | 'tokenTtlSeconds' | 'autopaymentLeadDays' | 'clock'>
+> &
   Pick<SandboxOptions, 'publicUrl' | 'controlToken'>;
 
 /** The default of every option, for the environment here and for the sandbox started in-process (`startSandbox`). */
@@ -55,7 +57,8 @@ export function loadSandboxConfig(env: Record<string, string | undefined> = proc
   const whole = (name: string, fallback: number, min: number, max: number) => {
     const text = value(name);
     if (text === undefined) return fallback;
-    if (!/^\d{1,9}$/.test(text) || Number(text) < min || Number(text) > max) problems.push(`${name} must be a whole number from ${min} to ${max}, not "${text}"`);
+    if (!/^\d{1,9}$/.test(text) || Number(text) < min || Number(text) > max)
+      problems.push(`${name} must be a whole number from ${min} to ${max}, not "${text}"`);
     return Number(text);
   };
 
@@ -65,18 +68,24 @@ export function loadSandboxConfig(env: Record<string, string | undefined> = proc
   const autopaymentLeadDays = whole('SANDBOX_AUTOPAYMENT_LEAD_DAYS', SANDBOX_DEFAULTS.autopaymentLeadDays, 1, 365);
 
   const publicUrl = value('SANDBOX_PUBLIC_URL')?.replace(/\/+$/, '');
-  if (publicUrl !== undefined && !/^https?:\/\/[^/?#\s]+$/.test(publicUrl)) problems.push(`SANDBOX_PUBLIC_URL must be an http(s) origin such as http://localhost:8790, not "${publicUrl}"`);
+  if (publicUrl !== undefined && !/^https?:\/\/[^/?#\s]+$/.test(publicUrl))
+    problems.push(`SANDBOX_PUBLIC_URL must be an http(s) origin such as http://localhost:8790, not "${publicUrl}"`);
 
   const start = value('SANDBOX_START');
-  if (start !== undefined && !Number.isFinite(parseInstant(start))) problems.push(`SANDBOX_START must be a date-time such as 2026-04-10T09:00:00Z or 2026-04-10 09:00:00 (UTC), not "${start}"`);
+  if (start !== undefined && !Number.isFinite(parseInstant(start)))
+    problems.push(
+      `SANDBOX_START must be a date-time such as 2026-04-10T09:00:00Z or 2026-04-10 09:00:00 (UTC), not "${start}"`,
+    );
   const mode = value('SANDBOX_CLOCK') ?? 'running';
-  if (mode !== 'running' && mode !== 'frozen') problems.push(`SANDBOX_CLOCK must be "running" or "frozen", not "${mode}"`);
+  if (mode !== 'running' && mode !== 'frozen')
+    problems.push(`SANDBOX_CLOCK must be "running" or "frozen", not "${mode}"`);
 
   const username = value('SANDBOX_USERNAME') ?? SANDBOX_DEFAULTS.username;
   const password = env.SANDBOX_PASSWORD || SANDBOX_DEFAULTS.password;
   if (username.includes(':')) problems.push('SANDBOX_USERNAME must not contain ":" (HTTP Basic)');
   const controlToken = value('SANDBOX_CONTROL_TOKEN');
-  if (controlToken !== undefined && controlToken.length < 16) problems.push('SANDBOX_CONTROL_TOKEN must be at least 16 characters long');
+  if (controlToken !== undefined && controlToken.length < 16)
+    problems.push('SANDBOX_CONTROL_TOKEN must be at least 16 characters long');
 
   if (problems.length) throw new Error(`the billing sandbox cannot start:\n  ${problems.join('\n  ')}`);
   return {

@@ -38,14 +38,24 @@ import { recordId } from './billing/records.js';
 import { issuesMessage } from './schemas.js';
 import type { SandboxState } from './state.js';
 
-const moveSchema = z.strictObject({ advance: z.optional(z.union([z.string(), z.number()])), to: z.optional(z.string()) });
+const moveSchema = z.strictObject({
+  advance: z.optional(z.union([z.string(), z.number()])),
+  to: z.optional(z.string()),
+});
 
 const settingsSchema = z.strictObject({ autopayment_lead_days: z.number() });
 
 const TARGETS = { auth: 'auth', eps_payments: 'epsPayments', any: 'any' } as const satisfies Record<string, FaultRoute>;
 
 /** A fault's fields as the control API writes them, and as `Fault` holds them (`reset: true` is `drop`). */
-const FAULT_FIELDS = { status: 'status', delay_ms: 'delayMs', garbage: 'garbage', reset: 'drop', retry_after: 'retryAfter', times: 'times' } as const satisfies Record<string, keyof Fault>;
+const FAULT_FIELDS = {
+  status: 'status',
+  delay_ms: 'delayMs',
+  garbage: 'garbage',
+  reset: 'drop',
+  retry_after: 'retryAfter',
+  times: 'times',
+} as const satisfies Record<string, keyof Fault>;
 
 const faultSchema = z
   .strictObject({
@@ -60,8 +70,10 @@ const faultSchema = z
   .superRefine((value, ctx) => {
     const outcomes = [value.status, value.garbage, value.reset].filter((v) => v !== undefined).length;
     if (outcomes > 1) ctx.addIssue({ code: 'custom', path: [], message: 'give one of status, garbage or reset' });
-    if (outcomes === 0 && value.delay_ms === undefined) ctx.addIssue({ code: 'custom', path: [], message: 'give status, delay_ms, garbage or reset' });
-    if (value.retry_after !== undefined && value.status === undefined) ctx.addIssue({ code: 'custom', path: ['retry_after'], message: 'only with status' });
+    if (outcomes === 0 && value.delay_ms === undefined)
+      ctx.addIssue({ code: 'custom', path: [], message: 'give status, delay_ms, garbage or reset' });
+    if (value.retry_after !== undefined && value.status === undefined)
+      ctx.addIssue({ code: 'custom', path: ['retry_after'], message: 'only with status' });
   });
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
@@ -80,18 +92,28 @@ export function controlApi(ctx: SandboxState, auth: MiddlewareHandler): Hono {
   api.post('/clock/unfreeze', (c) => c.json(unfreezeClock(ctx), 200, NO_STORE));
 
   api.get('/settings', (c) => c.json(settings(ctx), 200, NO_STORE));
-  api.patch('/settings', async (c) => c.json(setLeadDays(ctx, (await body(c, settingsSchema)).autopayment_lead_days), 200, NO_STORE));
+  api.patch('/settings', async (c) =>
+    c.json(setLeadDays(ctx, (await body(c, settingsSchema)).autopayment_lead_days), 200, NO_STORE),
+  );
 
   api.get('/agreements', (c) => c.json({ agreements: agreementList(ctx) }, 200, NO_STORE));
   api.get('/agreements/:id', (c) => c.json(agreementReport(ctx, idOf(c.req.param('id'), 'agreement')), 200, NO_STORE));
   api.post('/agreements/:id/payment-methods/:method/disable', (c) =>
-    c.json(disableMethod(ctx, idOf(c.req.param('id'), 'agreement'), idOf(c.req.param('method'), 'payment method')), 200, NO_STORE),
+    c.json(
+      disableMethod(ctx, idOf(c.req.param('id'), 'agreement'), idOf(c.req.param('method'), 'payment method')),
+      200,
+      NO_STORE,
+    ),
   );
 
   api.get('/faults', (c) => c.json({ faults: wireFaults(faultsView(ctx)) }, 200, NO_STORE));
   api.post('/faults', async (c) => {
     const { target, ...input } = await body(c, faultSchema);
-    return c.json({ faults: wireFaults(setFault(ctx, TARGETS[target], renamed(input, FAULT_FIELDS) as Fault)) }, 200, NO_STORE);
+    return c.json(
+      { faults: wireFaults(setFault(ctx, TARGETS[target], renamed(input, FAULT_FIELDS) as Fault)) },
+      200,
+      NO_STORE,
+    );
   });
   api.delete('/faults', (c) => c.json({ faults: wireFaults(clearFaults(ctx)) }, 200, NO_STORE));
 
@@ -103,7 +125,9 @@ export function controlApi(ctx: SandboxState, auth: MiddlewareHandler): Hono {
 function wireFaults(faults: FaultsView): Record<string, Record<string, unknown>> {
   const targetOf = inverse(TARGETS);
   const fieldOf = inverse(FAULT_FIELDS);
-  return Object.fromEntries(Object.entries(faults).map(([route, fault]) => [targetOf[route] ?? route, renamed(fault, fieldOf)]));
+  return Object.fromEntries(
+    Object.entries(faults).map(([route, fault]) => [targetOf[route] ?? route, renamed(fault, fieldOf)]),
+  );
 }
 
 /** `{a: 'b'}` → `{b: 'a'}`. */
@@ -114,7 +138,9 @@ function inverse(names: Readonly<Record<string, string>>): Record<string, string
 /** The fields of `record` under their names in `names`; one left out, undefined or false is not written. */
 function renamed(record: object, names: Readonly<Record<string, string>>): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(record).flatMap(([name, value]) => (value === undefined || value === false || !Object.hasOwn(names, name) ? [] : [[names[name], value]])),
+    Object.entries(record).flatMap(([name, value]) =>
+      value === undefined || value === false || !Object.hasOwn(names, name) ? [] : [[names[name], value]],
+    ),
   );
 }
 

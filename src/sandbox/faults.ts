@@ -50,8 +50,14 @@ export function injectFaults(faults: SandboxFaults, route: FaultRoute, signal: A
     }
     if (fault?.garbage !== undefined) return c.body(fault.garbage, 200, { 'content-type': 'text/html' });
     if (fault?.status !== undefined) {
-      const res = fault.retryAfter === undefined ? undefined : new Response(null, { headers: { 'Retry-After': String(fault.retryAfter) } });
-      throw new HTTPException(fault.status as ContentfulStatusCode, { message: `fault injected by the sandbox (status ${fault.status})`, res });
+      const res =
+        fault.retryAfter === undefined
+          ? undefined
+          : new Response(null, { headers: { 'Retry-After': String(fault.retryAfter) } });
+      throw new HTTPException(fault.status as ContentfulStatusCode, {
+        message: `fault injected by the sandbox (status ${fault.status})`,
+        res,
+      });
     }
     await next();
   };

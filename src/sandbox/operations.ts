@@ -92,7 +92,11 @@ export function clearFaults(ctx: SandboxState): FaultsView {
 export type FaultsView = Record<string, Fault>;
 
 export function faultsView(ctx: SandboxState): FaultsView {
-  return Object.fromEntries(Object.entries(ctx.faults).filter(([, fault]) => fault !== undefined).map(([name, fault]) => [name, { ...fault }]));
+  return Object.fromEntries(
+    Object.entries(ctx.faults)
+      .filter(([, fault]) => fault !== undefined)
+      .map(([name, fault]) => [name, { ...fault }]),
+  );
 }
 
 /**
@@ -115,9 +119,14 @@ export function reset(ctx: SandboxState): ClockView {
 /** Disables a payment method of an agreement and its autopayment (idempotent). */
 export function disableMethod(ctx: SandboxState, agreementId: number, methodId: number) {
   const method = ctx.store.paymentMethods.get(methodId);
-  if (!method || method.agreement_id !== agreementId) throw new OperationError(404, `agreement ${agreementId} has no payment method ${methodId}`);
+  if (!method || method.agreement_id !== agreementId)
+    throw new OperationError(404, `agreement ${agreementId} has no payment method ${methodId}`);
   ctx.store.disableMethod(method);
-  return { payment_method_id: method.payment_method_id, status: method.status, enable_auto_payments: method.enable_auto_payments };
+  return {
+    payment_method_id: method.payment_method_id,
+    status: method.status,
+    enable_auto_payments: method.enable_auto_payments,
+  };
 }
 
 export function agreementOf(ctx: SandboxState, id: number): Agreement {
@@ -165,7 +174,9 @@ export function agreementReport(ctx: SandboxState, id: number) {
         period_id: current.period_id,
         version: current.version,
         versions: s.versions.length,
-        current_period: billing.period ? { start: timestamp(billing.period.start), end: timestamp(billing.period.end) } : null,
+        current_period: billing.period
+          ? { start: timestamp(billing.period.start), end: timestamp(billing.period.end) }
+          : null,
         next_period_start: timestamp(billing.next_start),
         // What the subscription needs now: its next period, or (waiting) the rest of the current one.
         needs: formatMinorUnits(charging.need(s, now)),
@@ -182,7 +193,10 @@ export function agreementReport(ctx: SandboxState, id: number) {
       ...(e.subscription_id !== undefined && { subscription_id: e.subscription_id }),
       ...(e.version !== undefined && { version: e.version }),
       ...(e.payment_id !== undefined && { payment_id: e.payment_id }),
-      ...(e.autopayment_id !== undefined && { autopayment_id: e.autopayment_id, trigger: store.autopayments.get(e.autopayment_id)?.trigger }),
+      ...(e.autopayment_id !== undefined && {
+        autopayment_id: e.autopayment_id,
+        trigger: store.autopayments.get(e.autopayment_id)?.trigger,
+      }),
       ...(e.period !== undefined && { period: e.period }),
     })),
     payments: store.paymentsOf(id).map((p) => ({
@@ -206,6 +220,8 @@ export function agreementReport(ctx: SandboxState, id: number) {
       subscription_id: a.subscription_id ?? null,
       status: a.status,
     })),
-    payment_methods: store.methodsOf(id).map((m) => ({ ...m, disabled_at: store.methodDisabledAt.get(m.payment_method_id) ?? null })),
+    payment_methods: store
+      .methodsOf(id)
+      .map((m) => ({ ...m, disabled_at: store.methodDisabledAt.get(m.payment_method_id) ?? null })),
   };
 }

@@ -19,7 +19,10 @@ export const dateSchema = z.string().refine((v) => isCalendarDate(v), 'expected 
 /** `YYYY-MM-DD HH:MM:SS`, the spec's date-time format. */
 export const dateTimeSchema = z
   .string()
-  .refine((v) => /^\d{4}-\d{2}-\d{2} (?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d$/.test(v) && isCalendarDate(v.slice(0, 10)), 'expected a date-time YYYY-MM-DD HH:MM:SS');
+  .refine(
+    (v) => /^\d{4}-\d{2}-\d{2} (?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d$/.test(v) && isCalendarDate(v.slice(0, 10)),
+    'expected a date-time YYYY-MM-DD HH:MM:SS',
+  );
 
 /** A price as a JSON number with at most two decimals, zero or more. */
 const priceSchema = z
@@ -34,7 +37,9 @@ export const newUserSchema = z.strictObject({
   // Sandbox extras, so that a created client can be found by every lookup kind.
   login: z.optional(text(64)),
   full_name: z.optional(text(200)),
-  taxpayer_number: z.optional(z.string().refine(isTaxpayerNumber, 'expected a valid taxpayer number (10 or 12 digits)')),
+  taxpayer_number: z.optional(
+    z.string().refine(isTaxpayerNumber, 'expected a valid taxpayer number (10 or 12 digits)'),
+  ),
 });
 
 export const newAgreementSchema = z
@@ -70,7 +75,8 @@ const servicesSchema = z
   .superRefine((items, ctx) => {
     const seen = new Set<number>();
     items.forEach((item, index) => {
-      if (seen.has(item.tariff_service_id)) ctx.addIssue({ code: 'custom', path: [index, 'tariff_service_id'], message: 'this service is named twice' });
+      if (seen.has(item.tariff_service_id))
+        ctx.addIssue({ code: 'custom', path: [index, 'tariff_service_id'], message: 'this service is named twice' });
       seen.add(item.tariff_service_id);
     });
   });
@@ -99,18 +105,20 @@ export const epsPaymentSchema = z.strictObject({
   eps_uuid: z.string().min(1),
   amount: z.number(),
   agreement_param_id: z.number().int(),
-  agreement_param_value: z.string().max(254).refine((v) => v.trim() !== '', 'must not be empty'),
+  agreement_param_value: z
+    .string()
+    .max(254)
+    .refine((v) => v.trim() !== '', 'must not be empty'),
   // zod 4 requires the `value` key even though any value is accepted: an item without it is refused.
-  eps_params: z
-    .array(z.strictObject({ name: z.string().min(1).max(64), value: z.unknown() }))
-    .max(MAX_EPS_PARAMS),
+  eps_params: z.array(z.strictObject({ name: z.string().min(1).max(64), value: z.unknown() })).max(MAX_EPS_PARAMS),
 });
 
 /** Up to three problems, each as `path: what is wrong`; enough to fix a request, short enough to log. */
 export function issuesMessage(issues: readonly z.core.$ZodIssue[]): string {
   const parts = issues.slice(0, 3).map((issue) => {
     const path = pathText(issue.path);
-    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => `${path ? `${path}.` : ''}${key}: not a field of this request`).join('; ');
+    if (issue.code === 'unrecognized_keys')
+      return issue.keys.map((key) => `${path ? `${path}.` : ''}${key}: not a field of this request`).join('; ');
     const what = issue.message.replace(/^Invalid input: /, '');
     if (issue.code === 'invalid_type' && what.endsWith('received undefined')) return `${path}: required`;
     return `${path || 'body'}: ${what}`;
@@ -120,7 +128,10 @@ export function issuesMessage(issues: readonly z.core.$ZodIssue[]): string {
 }
 
 function pathText(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)), '');
+  return path.reduce<string>(
+    (text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)),
+    '',
+  );
 }
 
 function isCalendarDate(value: string): boolean {

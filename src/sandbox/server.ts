@@ -111,7 +111,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       advanceTo: (when) => scheduler.advanceTo(when),
     },
     advance: (by) => scheduler.advance(by),
-    billing: { recommendedPayment: (agreementId, at = clock.millis()) => state.charging.recommendedPayment(agreementId, at) },
+    billing: {
+      recommendedPayment: (agreementId, at = clock.millis()) => state.charging.recommendedPayment(agreementId, at),
+    },
     close() {
       closed ??= new Promise<void>((resolve, reject) => {
         scheduler.stop();
@@ -145,7 +147,8 @@ async function main(): Promise<void> {
   const sandbox = await startSandbox(options);
   const uuids = SANDBOX_DEFAULTS.epsUuids;
   // The password is shown only when it is the public demo default; a configured one, and the control token, never.
-  const password = options.password === SANDBOX_DEFAULTS.password ? SANDBOX_DEFAULTS.password : '(from SANDBOX_PASSWORD)';
+  const password =
+    options.password === SANDBOX_DEFAULTS.password ? SANDBOX_DEFAULTS.password : '(from SANDBOX_PASSWORD)';
   // With a public URL, the pages' forms are accepted from that origin only: people open the pages there.
   const pages = options.publicUrl ?? sandbox.url;
   console.log(`

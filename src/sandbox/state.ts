@@ -55,7 +55,9 @@ export interface SandboxState {
 }
 
 /** A sandbox's state, seeded, its history (the seeded months) already processed. */
-export function createSandboxState(options: Pick<SandboxOptions, 'tokenTtlSeconds' | 'clock' | 'autopaymentLeadDays'> = {}): SandboxState {
+export function createSandboxState(
+  options: Pick<SandboxOptions, 'tokenTtlSeconds' | 'clock' | 'autopaymentLeadDays'> = {},
+): SandboxState {
   const ttl = options.tokenTtlSeconds ?? SANDBOX_DEFAULTS.tokenTtlSeconds;
   if (!Number.isInteger(ttl) || ttl <= 0) throw new TypeError(`tokenTtlSeconds must be a positive integer, not ${ttl}`);
   const clock = new SandboxClock(options.clock);

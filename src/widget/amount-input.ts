@@ -47,11 +47,15 @@ export function parseAmountInput(text: string, locale: string): AmountInput {
   const used = new Set(wholeText.replace(/\d/g, ''));
   const groups = wholeText.split(/\D/);
   const last = groups.length - 1;
-  if (used.size > 1 || (last > 0 && !groups.every((g, i) => (i ? (i === last ? /^\d{3}$/ : /^\d{2,3}$/) : /^\d{1,3}$/).test(g)))) {
+  if (
+    used.size > 1 ||
+    (last > 0 && !groups.every((g, i) => (i ? (i === last ? /^\d{3}$/ : /^\d{2,3}$/) : /^\d{1,3}$/).test(g)))
+  ) {
     return { ok: false, problem: 'amount_format' };
   }
   const whole = groups.join('').replace(/^0+(?=\d)/, '');
-  if (whole.length > MAX_INTEGER_DIGITS || (match[2] !== undefined && !fraction)) return { ok: false, problem: 'amount_format' };
+  if (whole.length > MAX_INTEGER_DIGITS || (match[2] !== undefined && !fraction))
+    return { ok: false, problem: 'amount_format' };
   if (fraction.length > 2) return { ok: false, problem: 'amount_decimals' };
 
   const amount = canonicalAmount(fraction ? `${whole}.${fraction}` : whole);

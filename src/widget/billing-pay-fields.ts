@@ -30,7 +30,9 @@ export interface FieldsContext {
 
 function error(c: FieldsContext, id: string, path: string): TemplateResult | typeof nothing {
   const problem = c.problems[path];
-  return problem ? html`<p id=${id} class="error" part="error">${problemText(c.t, c.v.kind, path, problem)}</p>` : nothing;
+  return problem
+    ? html`<p id=${id} class="error" part="error">${problemText(c.t, c.v.kind, path, problem)}</p>`
+    : nothing;
 }
 
 function textField(c: FieldsContext, f: TextField): TemplateResult {
@@ -120,7 +122,14 @@ function lookup(c: FieldsContext): TemplateResult | typeof nothing {
  * A checkbox and its label, then its hint if it has one. `error`: the id of the error that describes it ('' when it
  * has none; left out for a box that cannot be wrong); without `onChange` it is shown checked and disabled.
  */
-function checkbox(id: string, label: string, checked: boolean, onChange?: (e: Event) => void, hint?: string, error?: string): TemplateResult {
+function checkbox(
+  id: string,
+  label: string,
+  checked: boolean,
+  onChange?: (e: Event) => void,
+  hint?: string,
+  error?: string,
+): TemplateResult {
   return html`<div class="check">
       <input
         type="checkbox"
@@ -144,10 +153,12 @@ function save(c: FieldsContext): TemplateResult | typeof nothing {
   const path = v.saveParams.map((f) => `eps_params.${f}`).find((p) => c.problems[p]);
   return html`<div class="field" part="field">
     ${checkbox('f-save', t.labels.save, c.save, c.on.save, undefined, path ? 'f-save-error' : '')}
-    ${c.save
-      ? html`${checkbox('f-autopay', t.labels.autopay, true, undefined, t.labels.autopay_hint)}
+    ${
+      c.save
+        ? html`${checkbox('f-autopay', t.labels.autopay, true, undefined, t.labels.autopay_hint)}
         ${v.linkOnly ? checkbox('f-link-only', t.labels.link_only, c.linkOnly, c.on.linkOnly, t.labels.link_only_hint) : nothing}`
-      : nothing}
+        : nothing
+    }
     ${path ? error(c, 'f-save-error', path) : nothing}
   </div>`;
 }

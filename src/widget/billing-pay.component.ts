@@ -229,7 +229,11 @@ export class BillingPay extends BillingElement {
     await this.updateComplete;
     if (!first) return;
     const { systems, kinds } = this.view();
-    emit(this, 'billing-pay-ready', { systems: systems.map((s) => s.id), lookups: kinds, maxAmount: loaded.config.maxAmount });
+    emit(this, 'billing-pay-ready', {
+      systems: systems.map((s) => s.id),
+      lookups: kinds,
+      maxAmount: loaded.config.maxAmount,
+    });
   }
 
   /** "Try again" after `/config` failed: at once the first time, then each time later (`ConfigLoader`). */
@@ -389,7 +393,13 @@ export class BillingPay extends BillingElement {
       linkOnly: this.linkOnly,
       names: { A: this.labelA, B: this.labelB, C: this.labelC },
       currency: this.currency,
-      on: { input: this.onInput, system: this.onSystem, kind: this.onKind, save: this.onSave, linkOnly: this.onLinkOnly },
+      on: {
+        input: this.onInput,
+        system: this.onSystem,
+        kind: this.onKind,
+        save: this.onSave,
+        linkOnly: this.onLinkOnly,
+      },
     };
     const ready = this.state === 'ready' && v.system;
     const linking = v.linkOnly && this.save && this.linkOnly;
@@ -397,13 +407,17 @@ export class BillingPay extends BillingElement {
     return html`<form class="panel" part="form" lang=${locale} novalidate aria-label=${labels.form} @submit=${this.onSubmit}>
       ${ready ? formFields(c) : nothing}
       <p class="status ${failed ? 'error' : ''}" part="status" role="status">${statusText(c, this.state, this.submitState, this.failure)}</p>
-      ${this.state === 'failed' && this.relay
-        ? html`<button part="button" type="button" @click=${this.onRetry}>${labels.retry}</button>`
-        : nothing}
-      ${ready
-        ? html`<button part="button" type="submit" ?disabled=${this.busy}>${linking ? labels.link : labels.pay}</button>
+      ${
+        this.state === 'failed' && this.relay
+          ? html`<button part="button" type="button" @click=${this.onRetry}>${labels.retry}</button>`
+          : nothing
+      }
+      ${
+        ready
+          ? html`<button part="button" type="submit" ?disabled=${this.busy}>${linking ? labels.link : labels.pay}</button>
             <p class="note" part="note">${labels.card_note}</p>`
-        : nothing}
+          : nothing
+      }
     </form>`;
   }
 }

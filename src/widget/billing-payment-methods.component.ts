@@ -213,7 +213,10 @@ export class BillingPaymentMethods extends BillingElement {
     const failure = (this.failure = toPayError(error));
     const expired = failure.code === 'session_invalid';
     if (expired || fallback === 'error_load') this.readiness.set('failed');
-    emit(this, 'billing-payment-methods-error', { code: failure.code, message: this.failureText(this.localize.speech().t, fallback) });
+    emit(this, 'billing-payment-methods-error', {
+      code: failure.code,
+      message: this.failureText(this.localize.speech().t, fallback),
+    });
     if (expired) void this.focusLater('.status');
   }
 
@@ -314,11 +317,13 @@ export class BillingPaymentMethods extends BillingElement {
     const list = this.state === 'ready' && this.methods.length;
     const retry = this.state === 'failed' && this.failure?.code !== 'session_invalid';
     return html`<div class="panel" part="base" lang=${locale}>
-      ${list
-        ? html`<ul part="list" aria-label=${t.list}>
+      ${
+        list
+          ? html`<ul part="list" aria-label=${t.list}>
             ${this.methods.map((m) => this.renderMethod(m, speech))}
           </ul>`
-        : nothing}
+          : nothing
+      }
       <p class="status ${failed ? 'error' : ''}" part="status" role="status" tabindex="-1">${this.statusText(speech)}</p>
       ${retry ? html`<button type="button" part="button retry" @click=${this.load}>${t.retry}</button>` : nothing}
     </div>`;

@@ -45,7 +45,10 @@ export class ConfigLoader implements ReactiveController {
         session ? fetchSessionAgreement(relay, session, controller.signal).catch(() => 0) : 0,
       ]);
       this.failures = 0;
-      return { config, sessionAgreement: agreement && config.lookups.includes(SESSION_LOOKUP_KIND) ? String(agreement) : '' };
+      return {
+        config,
+        sessionAgreement: agreement && config.lookups.includes(SESSION_LOOKUP_KIND) ? String(agreement) : '',
+      };
     } catch (error) {
       if (controller.signal.aborted) return null;
       this.failures++;

@@ -15,7 +15,14 @@ import { buildPaymentRequest, takes, TEXT_PARAMS, type TextParam } from './reque
 /** The text fields a person types into. */
 export type ValueKey = 'amount' | 'lookupValue' | TextParam;
 
-export const NO_VALUES: Readonly<Record<ValueKey, string>> = { amount: '', lookupValue: '', email: '', phone: '', name: '', comment: '' };
+export const NO_VALUES: Readonly<Record<ValueKey, string>> = {
+  amount: '',
+  lookupValue: '',
+  email: '',
+  phone: '',
+  name: '',
+  comment: '',
+};
 
 /** Everything the form depends on: the attributes, the relay's answers and the person's entries. */
 export interface FormInput {
@@ -109,9 +116,21 @@ export function formView(input: FormInput): FormView {
 
   const textFields: TextField[] = system
     ? [
-        { name: 'amount', type: 'text', inputmode: 'decimal', autocomplete: 'transaction-amount', readonly: input.amountFixed && Boolean(input.amount) },
-        ...(preset ? [] : [{ name: 'lookupValue' as const, type: 'text', autocomplete: 'off', ...LOOKUP_INPUTS[kind] }]),
-        ...TEXT_PARAMS.filter((name) => takes(system.id, name)).map((name) => ({ name, optional: true, ...PARAM_INPUTS[name] })),
+        {
+          name: 'amount',
+          type: 'text',
+          inputmode: 'decimal',
+          autocomplete: 'transaction-amount',
+          readonly: input.amountFixed && Boolean(input.amount),
+        },
+        ...(preset
+          ? []
+          : [{ name: 'lookupValue' as const, type: 'text', autocomplete: 'off', ...LOOKUP_INPUTS[kind] }]),
+        ...TEXT_PARAMS.filter((name) => takes(system.id, name)).map((name) => ({
+          name,
+          optional: true,
+          ...PARAM_INPUTS[name],
+        })),
       ]
     : [];
   const byName = (name: ValueKey): Field => ({ id: `f-${name}`, paths: [PATH_OF[name]] });

@@ -66,7 +66,8 @@ export type FaultCode =
   | 'billing_error'
   | 'origin_not_allowed';
 /** What the payer is told for each error code; `{wait}`: when to try again ("in 30 seconds"). */
-export type ErrorTexts = Record<Exclude<ErrorCode | WidgetErrorCode, FaultCode>, string> & Partial<Record<FaultCode, string>>;
+export type ErrorTexts = Record<Exclude<ErrorCode | WidgetErrorCode, FaultCode>, string> &
+  Partial<Record<FaultCode, string>>;
 
 /**
  * One language: labels, the names of the lookup kinds, the problem keys of a form, what the payer is told for each
@@ -80,7 +81,6 @@ export interface Texts {
   missing: Record<KindKey, string>;
   systems: Partial<Record<SystemId, string>>;
 }
-
 
 const FIX_EN = 'Please correct the highlighted fields.';
 const BUSY_EN = 'The payment service is busy. Try again {wait}.';
@@ -238,7 +238,7 @@ export function toLang(tag: string | null | undefined): Lang {
  * nearest ancestor's (through shadow roots), else the document's. Read on demand.
  */
 export function langTagOf(el: Element): string {
-  for (let node: Element | null = el; node; ) {
+  for (let node: Element | null = el; node;) {
     const tag = node.getAttribute('lang');
     if (tag) return tag;
     node = node.parentElement ?? ((node.getRootNode() as ShadowRoot).host || null);
@@ -291,16 +291,24 @@ const PARTS = ['labels', 'kinds', 'problems', 'errors', 'missing', 'systems', 'm
  * with neither built-in texts nor overrides falls back to English (and English number formats). `builtIn` holds the
  * element's parts (`labels`, `methods`, …) in each built-in language; each part is merged key by key.
  */
-export function layerTexts<T extends object>(tag: string, option: TextsOption | null | undefined, builtIn: Record<Lang, T>): Speech<T> {
+export function layerTexts<T extends object>(
+  tag: string,
+  option: TextsOption | null | undefined,
+  builtIn: Record<Lang, T>,
+): Speech<T> {
   const exact = tag.toLowerCase();
   const primary = exact.split('-')[0]!;
   const flat = option && PARTS.some((part) => part in option);
-  const byTag: Record<string, TextOverrides> = flat || !option ? {} : Object.fromEntries(Object.entries(option).map(([k, v]) => [k.toLowerCase(), v]));
+  const byTag: Record<string, TextOverrides> =
+    flat || !option ? {} : Object.fromEntries(Object.entries(option).map(([k, v]) => [k.toLowerCase(), v]));
   const own = [primary, exact].flatMap((key) => (key && Object.hasOwn(byTag, key) ? [byTag[key]!] : []));
   const known = own.length > 0 || primary === 'ru' || primary === 'en';
   const layers = [flat ? (option as TextOverrides) : {}, ...own] as Record<string, object | undefined>[];
   const t = Object.fromEntries(
-    Object.entries(builtIn[toLang(primary)]).map(([part, texts]) => [part, Object.assign({}, texts, ...layers.map((layer) => layer[part]))]),
+    Object.entries(builtIn[toLang(primary)]).map(([part, texts]) => [
+      part,
+      Object.assign({}, texts, ...layers.map((layer) => layer[part])),
+    ]),
   ) as T;
   return { locale: (known && tag) || 'en', t };
 }

@@ -14,7 +14,8 @@ const EN = {
   autopay_off: 'Autopayment off',
   disable: 'Disable autopayment',
   disable_for: 'Disable autopayment for {title}',
-  question: 'Disable autopayment with {title}? The method is no longer saved; to pay automatically again, save it with your next payment.',
+  question:
+    'Disable autopayment with {title}? The method is no longer saved; to pay automatically again, save it with your next payment.',
   confirm: 'Disable',
   keep: 'Keep',
   keep_for: 'Keep autopayment for {title}',

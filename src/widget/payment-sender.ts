@@ -32,7 +32,8 @@ export class PaymentSender implements ReactiveController {
     this.unanswered = undefined;
     try {
       const url = await postPayment(relay, body, key, controller.signal);
-      if (!isSafeRedirect(url)) throw new PayError('relay', 'unsafe_redirect', 'The payment page address is not https.', { cause: url });
+      if (!isSafeRedirect(url))
+        throw new PayError('relay', 'unsafe_redirect', 'The payment page address is not https.', { cause: url });
       return url;
     } catch (error) {
       if (controller.signal.aborted) return null;

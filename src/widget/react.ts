@@ -17,7 +17,9 @@ import { BillingPaymentMethods as BillingPaymentMethodsElement } from './billing
 import { PAY_EVENTS, PAYMENT_METHODS_EVENTS } from './events.js';
 
 /** `billing-pay-ready` → `BillingPayReady`. */
-type Pascal<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Capitalize<Head>}${Pascal<Tail>}` : Capitalize<S>;
+type Pascal<S extends string> = S extends `${infer Head}-${infer Tail}`
+  ? `${Capitalize<Head>}${Pascal<Tail>}`
+  : Capitalize<S>;
 
 /** The `on…` props of an element's events (`onBillingPayReady: 'billing-pay-ready'`), from events.ts. */
 type EventProps<E> = { [K in keyof E & string as `on${Pascal<K>}`]: EventName<CustomEvent<E[K]>> };

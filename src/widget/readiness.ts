@@ -35,6 +35,7 @@ export class Readiness implements ReactiveController {
   }
 
   private reflect(): void {
-    if (this.host.isConnected && this.host.getAttribute('state') !== this.value) this.host.setAttribute('state', this.value);
+    if (this.host.isConnected && this.host.getAttribute('state') !== this.value)
+      this.host.setAttribute('state', this.value);
   }
 }

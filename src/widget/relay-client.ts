@@ -38,7 +38,6 @@ export class PayError extends Error {
   readonly retryAfter?: number;
 }
 
-
 /** How long one request may take before it counts as a network failure. */
 export const REQUEST_TIMEOUT_MS = 30_000;
 /** A network failure of one attempt is retried this many times, with the same idempotency key. */
@@ -59,8 +58,16 @@ export async function fetchConfig(relay: string, signal: AbortSignal): Promise<P
     answer = await request(url, { signal, headers: { Accept: 'application/json' } });
   } catch (error) {
     // CORS hides why a relay that does not allow this page answers nothing; a no-cors request reaches it all the same.
-    if ((error as PayError).code === 'network_error' && (await fetch(url, { mode: 'no-cors', signal }).then(Boolean, () => false))) {
-      throw new PayError('relay', 'origin_not_allowed', `${url} does not allow ${location.origin}: add it to the relay's ALLOWED_ORIGINS.`, { cause: error });
+    if (
+      (error as PayError).code === 'network_error' &&
+      (await fetch(url, { mode: 'no-cors', signal }).then(Boolean, () => false))
+    ) {
+      throw new PayError(
+        'relay',
+        'origin_not_allowed',
+        `${url} does not allow ${location.origin}: add it to the relay's ALLOWED_ORIGINS.`,
+        { cause: error },
+      );
     }
     throw error;
   }
@@ -121,7 +128,10 @@ export async function request(url: string, init: RequestInit & { signal: AbortSi
   const controller = new AbortController();
   const onAbort = () => controller.abort(outer.reason);
   outer.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(() => controller.abort(new PayError('network', 'timeout', 'The relay did not answer in time.')), REQUEST_TIMEOUT_MS);
+  const timer = setTimeout(
+    () => controller.abort(new PayError('network', 'timeout', 'The relay did not answer in time.')),
+    REQUEST_TIMEOUT_MS,
+  );
   try {
     return await fetch(url, { ...init, signal: controller.signal });
   } catch (error) {
@@ -148,7 +158,8 @@ export async function readAnswer<T>(answer: Response, read: (body: unknown) => T
   }
   if (!answer.ok) throw relayError(answer, json ? body : undefined);
   const value = json ? read(body) : undefined;
-  if (value === undefined) throw new PayError('relay', 'bad_answer', 'The relay answered with an unexpected shape.', { cause: body });
+  if (value === undefined)
+    throw new PayError('relay', 'bad_answer', 'The relay answered with an unexpected shape.', { cause: body });
   return value;
 }
 
@@ -158,17 +169,24 @@ export async function readAnswer<T>(answer: Response, read: (body: unknown) => T
  */
 export function relayError(answer: Response, body: unknown): PayError {
   const { status } = answer;
-  const error: Partial<Record<keyof ErrorAnswer['error'], unknown>> = isRecord(body) && isRecord(body.error) ? body.error : {};
+  const error: Partial<Record<keyof ErrorAnswer['error'], unknown>> =
+    isRecord(body) && isRecord(body.error) ? body.error : {};
   const code = typeof error.code === 'string' ? (error.code as ErrorCode) : (`http_${status}` as const);
   const message = typeof error.message === 'string' ? error.message : `The relay answered ${status}.`;
   const fields = isRecord(error.fields)
     ? Object.fromEntries(
-        Object.entries(error.fields).flatMap(([path, f]) => (isRecord(f) && typeof f.problem === 'string' ? [[path, f.problem]] : [])),
+        Object.entries(error.fields).flatMap(([path, f]) =>
+          isRecord(f) && typeof f.problem === 'string' ? [[path, f.problem]] : [],
+        ),
       )
     : undefined;
   const wait = Number(answer.headers.get('retry-after'));
   const type: PayErrorType = fields ? 'validation' : isBillingCode(code) ? 'billing' : 'relay';
-  return new PayError(type, code, message, { fields, retryAfter: wait > 0 ? wait : undefined, cause: { status, body } });
+  return new PayError(type, code, message, {
+    fields,
+    retryAfter: wait > 0 ? wait : undefined,
+    cause: { status, body },
+  });
 }
 
 /** Waits `ms` unless the signal aborts first; leaves no timer behind either way. */

@@ -15,7 +15,14 @@ export interface SavedPaymentMethod {
 }
 
 /** One session call, its answer read by `read` (see `readAnswer`). */
-async function call<T>(relay: string, path: string, session: string, signal: AbortSignal, read: (body: unknown) => T | undefined, method = 'GET'): Promise<T> {
+async function call<T>(
+  relay: string,
+  path: string,
+  session: string,
+  signal: AbortSignal,
+  read: (body: unknown) => T | undefined,
+  method = 'GET',
+): Promise<T> {
   const answer = await request(relayUrl(relay, path), {
     method,
     signal,
@@ -33,12 +40,21 @@ export async function fetchSessionAgreement(relay: string, session: string, sign
 }
 
 /** The session's saved methods (`GET /payment-methods`). */
-export async function fetchPaymentMethods(relay: string, session: string, signal: AbortSignal): Promise<SavedPaymentMethod[]> {
+export async function fetchPaymentMethods(
+  relay: string,
+  session: string,
+  signal: AbortSignal,
+): Promise<SavedPaymentMethod[]> {
   return call(relay, 'payment-methods', session, signal, toMethods);
 }
 
 /** Disables one method and its autopayment; answers the updated list (`DELETE /payment-methods/{id}`). */
-export async function disablePaymentMethod(relay: string, session: string, id: number, signal: AbortSignal): Promise<SavedPaymentMethod[]> {
+export async function disablePaymentMethod(
+  relay: string,
+  session: string,
+  id: number,
+  signal: AbortSignal,
+): Promise<SavedPaymentMethod[]> {
   return call(relay, `payment-methods/${id}`, session, signal, toMethods, 'DELETE');
 }
 

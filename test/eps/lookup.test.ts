@@ -16,7 +16,19 @@ describe('agreement lookup kinds', () => {
   });
 
   it('gives each kind a sensible check', () => {
-    const ok: [number, string][] = [[1, 'ivan.petrov'], [4, 'Иванов Иван Иванович'], [4, "Mary O'Neil-Smith"], [5, 'AG-2024/001'], [6, '1C.000123'], [7, 'client@example.com'], [8, '40817810099910004312'], [10, '42'], [11, '1001'], [14, '77'], [15, '7707083893']];
+    const ok: [number, string][] = [
+      [1, 'ivan.petrov'],
+      [4, 'Иванов Иван Иванович'],
+      [4, "Mary O'Neil-Smith"],
+      [5, 'AG-2024/001'],
+      [6, '1C.000123'],
+      [7, 'client@example.com'],
+      [8, '40817810099910004312'],
+      [10, '42'],
+      [11, '1001'],
+      [14, '77'],
+      [15, '7707083893'],
+    ];
     for (const [kind, value] of ok) assert.equal(lookupProblem(kind as never, value), null, `${kind} ${value}`);
     assert.equal(lookupProblem(7, 'not-an-email'), 'email');
     assert.equal(lookupProblem(10, '12a'), 'digits');

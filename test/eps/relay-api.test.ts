@@ -32,9 +32,13 @@ function relayCodes(): Set<string> {
 function faultCodes(): Set<string> {
   const path = new URL('../../src/widget/i18n.ts', import.meta.url);
   const source = ts.createSourceFile('i18n.ts', readFileSync(path, 'utf8'), ts.ScriptTarget.Latest);
-  const alias = source.statements.find((s): s is ts.TypeAliasDeclaration => ts.isTypeAliasDeclaration(s) && s.name.text === 'FaultCode');
+  const alias = source.statements.find(
+    (s): s is ts.TypeAliasDeclaration => ts.isTypeAliasDeclaration(s) && s.name.text === 'FaultCode',
+  );
   assert.ok(alias && ts.isUnionTypeNode(alias.type), 'i18n.ts declares FaultCode as a union of codes');
-  return new Set(alias.type.types.map((t) => (ts.isLiteralTypeNode(t) && ts.isStringLiteral(t.literal) ? t.literal.text : '?')));
+  return new Set(
+    alias.type.types.map((t) => (ts.isLiteralTypeNode(t) && ts.isStringLiteral(t.literal) ? t.literal.text : '?')),
+  );
 }
 
 describe('the relay–widget contract', () => {
@@ -72,7 +76,12 @@ describe('the relay–widget contract', () => {
   });
 
   it('the billing-side codes are the billing_ ones, and the widget reads them as billing failures', () => {
-    assert.deepEqual(ERROR_CODES.filter(isBillingCode), ['billing_rejected', 'billing_error', 'billing_unavailable', 'billing_timeout']);
+    assert.deepEqual(ERROR_CODES.filter(isBillingCode), [
+      'billing_rejected',
+      'billing_error',
+      'billing_unavailable',
+      'billing_timeout',
+    ]);
     for (const code of ERROR_CODES) {
       const failure = relayError(new Response(null, { status: 502 }), { error: { code, message: 'm' } });
       assert.equal(failure.type, isBillingCode(code) ? 'billing' : 'relay', code);

@@ -18,9 +18,12 @@ describe('package-lock.json', () => {
 
   it('records rollup at the pinned version with all its platform packages (win32, darwin, linux-musl…)', () => {
     assert.equal(lock.packages['node_modules/rollup']?.version, pkg.overrides?.rollup);
-    const platforms = Object.keys(lock.packages['node_modules/rollup']!.optionalDependencies!).filter((n) => n.startsWith('@rollup/'));
+    const platforms = Object.keys(lock.packages['node_modules/rollup']!.optionalDependencies!).filter((n) =>
+      n.startsWith('@rollup/'),
+    );
     assert.ok(platforms.length >= 20, `${platforms.length} platform packages`);
-    for (const name of platforms) assert.equal(lock.packages[`node_modules/${name}`]?.version, pkg.overrides?.rollup, name);
+    for (const name of platforms)
+      assert.equal(lock.packages[`node_modules/${name}`]?.version, pkg.overrides?.rollup, name);
   });
 
   it('a missing platform package is named', () => {
@@ -53,6 +56,9 @@ describe('package-lock.json', () => {
     const changed = copy(pkg);
     changed.overrides = { ...changed.overrides, rollup: '4.60.0' };
     const pinned = String(pkg.overrides?.rollup).replaceAll('.', '\\.');
-    assert.match(lockProblems(changed, lock).join('\n'), new RegExp(`node_modules/rollup is ${pinned}, the override says 4\\.60\\.0`));
+    assert.match(
+      lockProblems(changed, lock).join('\n'),
+      new RegExp(`node_modules/rollup is ${pinned}, the override says 4\\.60\\.0`),
+    );
   });
 });

@@ -11,7 +11,17 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,8 +36,25 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
 /** What a production install or the widget package must never bring. */
-const SERVER_PACKAGES = ['hono', '@hono/node-server', 'pino', 'redis', '@redis/client', 'undici', 'prom-client', 'rate-limiter-flexible'];
-const ENTRY_POINTS = ['billing-pay', 'billing-pay/payment-methods', 'billing-pay/react', 'billing-pay/bundle', 'billing-pay/bundle/account', 'billing-pay/relay/session', 'billing-pay/custom-elements.json'];
+const SERVER_PACKAGES = [
+  'hono',
+  '@hono/node-server',
+  'pino',
+  'redis',
+  '@redis/client',
+  'undici',
+  'prom-client',
+  'rate-limiter-flexible',
+];
+const ENTRY_POINTS = [
+  'billing-pay',
+  'billing-pay/payment-methods',
+  'billing-pay/react',
+  'billing-pay/bundle',
+  'billing-pay/bundle/account',
+  'billing-pay/relay/session',
+  'billing-pay/custom-elements.json',
+];
 const SESSION_SECRET = 'package-test-session-secret-0123456789abcdef';
 const ENV_SECRET = 'dotenv-secret-that-must-stay-local-5e1f';
 
@@ -36,7 +63,11 @@ let app: string;
 
 async function npm(cwd: string, args: string[]): Promise<number> {
   const started = Date.now();
-  await run('npm', args, { cwd, env: { ...process.env, npm_config_update_notifier: 'false' }, maxBuffer: 64 * 1024 * 1024 });
+  await run('npm', args, {
+    cwd,
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const ms = Date.now() - started;
   console.log(`  npm ${args.filter((a) => !NPM_FLAGS.includes(a)).join(' ')}: ${(ms / 1000).toFixed(1)} s`);
   return ms;
@@ -45,7 +76,12 @@ async function npm(cwd: string, args: string[]): Promise<number> {
 /** A long-running command; its output is collected, and the whole process group is stopped by `stop`. */
 function start(cwd: string, command: string, args: string[], env: Record<string, string>) {
   let output = '';
-  const child: ChildProcess = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child: ChildProcess = spawn(command, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   return {
@@ -55,7 +91,8 @@ function start(cwd: string, command: string, args: string[], env: Record<string,
       for (;;) {
         const match = output.match(pattern);
         if (match) return match;
-        if (child.exitCode !== null || Date.now() > until) throw new Error(`${command} ${args.join(' ')}: no ${pattern} in:\n${output}`);
+        if (child.exitCode !== null || Date.now() > until)
+          throw new Error(`${command} ${args.join(' ')}: no ${pattern} in:\n${output}`);
         await new Promise((r) => setTimeout(r, 50));
       }
     },
@@ -66,7 +103,9 @@ function start(cwd: string, command: string, args: string[], env: Record<string,
 }
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
 }
 
 const dirBytes = (dir: string) => filesUnder(dir).reduce((total, file) => total + statSync(file).size, 0);
@@ -78,7 +117,10 @@ describe('the package as a merchant installs it', { timeout: 420_000 }, () => {
     work = mkdtempSync(join(tmpdir(), 'billing-pay-package-'));
     app = join(work, 'billing-pay');
     // The checkout's files as git sees them (tracked, and new ones not ignored): what a fresh clone would hold.
-    const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd: ROOT,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     for (const file of stdout.split('\0').filter(Boolean)) {
       if (!existsSync(join(ROOT, file))) continue; // deleted, not yet committed
       mkdirSync(join(app, file, '..'), { recursive: true });
@@ -106,19 +148,35 @@ describe('the package as a merchant installs it', { timeout: 420_000 }, () => {
     after(() => sandbox?.close());
 
     it('installs only what the browser and the session signer need, and says how much', () => {
-      const lock = JSON.parse(readFileSync(join(consumer, 'node_modules/.package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> };
-      const installed = Object.keys(lock.packages).map((path) => path.replace(/^.*node_modules\//, '')).sort();
+      const lock = JSON.parse(readFileSync(join(consumer, 'node_modules/.package-lock.json'), 'utf8')) as {
+        packages: Record<string, { version: string }>;
+      };
+      const installed = Object.keys(lock.packages)
+        .map((path) => path.replace(/^.*node_modules\//, ''))
+        .sort();
       const own = dirBytes(join(consumer, 'node_modules/billing-pay'));
       const all = dirBytes(join(consumer, 'node_modules'));
       console.log(`  installed: ${installed.join(', ')}`);
-      console.log(`  node_modules: ${(all / 1e6).toFixed(2)} MB (billing-pay itself ${(own / 1e6).toFixed(2)} MB, of it the relay ${(statSync(join(consumer, 'node_modules/billing-pay/dist/relay/server.js')).size / 1e6).toFixed(2)} MB)`);
+      console.log(
+        `  node_modules: ${(all / 1e6).toFixed(2)} MB (billing-pay itself ${(own / 1e6).toFixed(2)} MB, of it the relay ${(statSync(join(consumer, 'node_modules/billing-pay/dist/relay/server.js')).size / 1e6).toFixed(2)} MB)`,
+      );
       for (const name of SERVER_PACKAGES) assert.ok(!installed.includes(name), `${name} is installed`);
       // @types/react (and its csstype) is a peer dependency of @lit/react, which npm installs with it.
-      const allowed = /^(billing-pay|lit|lit-html|lit-element|@lit\/.+|@lit-labs\/.+|@types\/trusted-types|zod|jose|@types\/react|csstype)$/;
-      assert.deepEqual(installed.filter((name) => !allowed.test(name)), [], 'only lit, @lit/react, zod and jose with their own dependencies');
+      const allowed =
+        /^(billing-pay|lit|lit-html|lit-element|@lit\/.+|@lit-labs\/.+|@types\/trusted-types|zod|jose|@types\/react|csstype)$/;
+      assert.deepEqual(
+        installed.filter((name) => !allowed.test(name)),
+        [],
+        'only lit, @lit/react, zod and jose with their own dependencies',
+      );
       assert.ok(all < 15e6, `${all} bytes`);
-      assert.ok(!existsSync(join(consumer, 'node_modules/billing-pay/.env')) && !existsSync(join(consumer, 'node_modules/billing-pay/src')), 'no .env, no sources');
-      for (const file of filesUnder(join(consumer, 'node_modules/billing-pay'))) assert.ok(!readFileSync(file, 'utf8').includes(ENV_SECRET), `${file} holds .env's secret`);
+      assert.ok(
+        !existsSync(join(consumer, 'node_modules/billing-pay/.env')) &&
+          !existsSync(join(consumer, 'node_modules/billing-pay/src')),
+        'no .env, no sources',
+      );
+      for (const file of filesUnder(join(consumer, 'node_modules/billing-pay')))
+        assert.ok(!readFileSync(file, 'utf8').includes(ENV_SECRET), `${file} holds .env's secret`);
     });
 
     it('resolves every documented entry point, and signs a session the relay accepts', async () => {
@@ -141,7 +199,16 @@ describe('the package as a merchant installs it', { timeout: 420_000 }, () => {
         join(consumer, 'tsconfig.json'),
         // Every .d.ts of the package, not only those shop.ts reaches: none may need a package that is not installed.
         JSON.stringify({
-          compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, lib: ['ES2022', 'DOM'], types: [] },
+          compilerOptions: {
+            target: 'ES2022',
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            strict: true,
+            noEmit: true,
+            skipLibCheck: false,
+            lib: ['ES2022', 'DOM'],
+            types: [],
+          },
           include: ['shop.ts', 'node_modules/billing-pay/dist/lib/**/*.d.ts'],
         }),
       );
@@ -161,9 +228,11 @@ const session: Promise<string> = createClientSession({ agreementId: 1, ttlSecond
 export { pay, methods, session, BillingPayReact };
 `,
       );
-      await assert.doesNotReject(run(process.execPath, [TSC, '-p', consumer], { cwd: consumer }).catch((error: { stdout?: string }) => {
-        throw new Error(`tsc: ${error.stdout}`);
-      }));
+      await assert.doesNotReject(
+        run(process.execPath, [TSC, '-p', consumer], { cwd: consumer }).catch((error: { stdout?: string }) => {
+          throw new Error(`tsc: ${error.stdout}`);
+        }),
+      );
     });
 
     it('runs `npx billing-pay-relay` from the package, with no server package installed, serving the widget', async () => {
@@ -175,8 +244,13 @@ export { pay, methods, session, BillingPayReact };
       try {
         const [, url] = await relay.waitFor(/"url":"(http:[^"]+)"/);
         assert.equal((await fetch(`${url}/healthz`)).status, 200);
-        const manifest = (await (await fetch(`${url}/bundles.json`)).json()) as Record<string, { file: string; integrity: string }>;
-        const bundle = await fetch(`${url}/${manifest['billing-pay.js']!.file}`, { headers: { 'accept-encoding': 'br' } });
+        const manifest = (await (await fetch(`${url}/bundles.json`)).json()) as Record<
+          string,
+          { file: string; integrity: string }
+        >;
+        const bundle = await fetch(`${url}/${manifest['billing-pay.js']!.file}`, {
+          headers: { 'accept-encoding': 'br' },
+        });
         assert.equal(bundle.headers.get('content-encoding'), 'br');
         assert.equal(sri(new Uint8Array(await bundle.arrayBuffer())), manifest['billing-pay.js']!.integrity);
       } finally {
@@ -191,14 +265,24 @@ export { pay, methods, session, BillingPayReact };
 
     it('takes a payment through the sandbox with dev dependencies gone, .env read and the environment winning', async () => {
       await npm(app, ['prune', '--omit=dev', ...NPM_FLAGS]);
-      for (const name of ['tsx', 'vite', 'typescript', ...SERVER_PACKAGES]) assert.ok(!existsSync(join(app, 'node_modules', name)), `${name} is still installed`);
+      for (const name of ['tsx', 'vite', 'typescript', ...SERVER_PACKAGES])
+        assert.ok(!existsSync(join(app, 'node_modules', name)), `${name} is still installed`);
 
       const sandbox = start(app, 'npm', ['run', 'sandbox', '--silent'], { SANDBOX_PORT: '0' });
       stops.push(() => sandbox.stop());
       const [, baseUrl] = await sandbox.waitFor(/API base_url:\s+(\S+)/);
       writeFileSync(
         join(app, '.env'),
-        [`BILLING_BASE_URL=${baseUrl}`, 'BILLING_USERNAME=demo', 'BILLING_PASSWORD=demo-secret', 'EPS_UUID_A=sandbox-eps-a', `ALLOWED_ORIGINS=${SHOP}`, 'MAX_AMOUNT=500.00', 'PORT=0', ''].join('\n'),
+        [
+          `BILLING_BASE_URL=${baseUrl}`,
+          'BILLING_USERNAME=demo',
+          'BILLING_PASSWORD=demo-secret',
+          'EPS_UUID_A=sandbox-eps-a',
+          `ALLOWED_ORIGINS=${SHOP}`,
+          'MAX_AMOUNT=500.00',
+          'PORT=0',
+          '',
+        ].join('\n'),
       );
       const relay = start(app, 'npm', ['run', 'relay', '--silent'], { MAX_AMOUNT: '9000.00' });
       stops.push(() => relay.stop());
@@ -206,7 +290,11 @@ export { pay, methods, session, BillingPayReact };
 
       const config = (await (await fetch(`${url}/config`)).json()) as { maxAmount: string; systems: { id: string }[] };
       assert.equal(config.maxAmount, '9000.00', 'the environment wins over .env');
-      assert.deepEqual(config.systems.map((s) => s.id), ['A'], 'the rest comes from .env');
+      assert.deepEqual(
+        config.systems.map((s) => s.id),
+        ['A'],
+        'the rest comes from .env',
+      );
 
       const res = await fetch(`${url}/payments`, {
         method: 'POST',
@@ -216,10 +304,17 @@ export { pay, methods, session, BillingPayReact };
       assert.equal(res.status, 201);
       const { redirect_url: page } = (await res.json()) as { redirect_url: string };
       assert.match(page, /\/pay\/\d+$/);
-      const paid = await fetch(page, { method: 'POST', body: new URLSearchParams({ decision: 'pay' }), redirect: 'manual' });
+      const paid = await fetch(page, {
+        method: 'POST',
+        body: new URLSearchParams({ decision: 'pay' }),
+        redirect: 'manual',
+      });
       assert.equal(paid.status, 303);
       assert.match(paid.headers.get('location') ?? '', new RegExp(`^${SHOP}/paid\\?payment_id=\\d+&status=succeeded`));
-      assert.match(await (await fetch(`${url}/metrics`)).text(), /relay_http_requests_total\{route="\/payments",method="POST",status="201"\} 1/);
+      assert.match(
+        await (await fetch(`${url}/metrics`)).text(),
+        /relay_http_requests_total\{route="\/payments",method="POST",status="201"\} 1/,
+      );
     });
   });
 });

@@ -4,12 +4,26 @@ import { isAgreementNotFound } from '../../src/relay/agreement-not-found.js';
 import { loadConfig } from '../../src/relay/config.js';
 import { SHOP, epsCalls, params, paymentA, startStack, type Stack } from './harness.js';
 
-type ErrorAnswer = { error: { code: string; message: string; fields?: Record<string, { problem: string; message: string }> } };
+type ErrorAnswer = {
+  error: { code: string; message: string; fields?: Record<string, { problem: string; message: string }> };
+};
 
 const payments = {
   A: (value: string) => ({ ...paymentA(), agreement_param_value: value }),
-  B: (value: string) => ({ system: 'B', amount: '99.90', agreement_param_id: 5, agreement_param_value: value, eps_params: params({ confirmation_return_url: `${SHOP}/ok` }) }),
-  C: (value: string) => ({ system: 'C', amount: '10', agreement_param_id: 5, agreement_param_value: value, eps_params: params({ return_url: `${SHOP}/back` }) }),
+  B: (value: string) => ({
+    system: 'B',
+    amount: '99.90',
+    agreement_param_id: 5,
+    agreement_param_value: value,
+    eps_params: params({ confirmation_return_url: `${SHOP}/ok` }),
+  }),
+  C: (value: string) => ({
+    system: 'C',
+    amount: '10',
+    agreement_param_id: 5,
+    agreement_param_value: value,
+    eps_params: params({ return_url: `${SHOP}/back` }),
+  }),
 };
 
 describe('relay → sandbox: an agreement the billing cannot find', () => {
@@ -63,7 +77,11 @@ describe('relay → sandbox: an agreement the billing cannot find', () => {
       const injected = await other.post(payments.A('AG-1001'));
       assert.equal(((await injected.json()) as ErrorAnswer).error.code, 'billing_rejected', 'a 404 without the words');
       const real = await other.post(payments.A('AG-9999'));
-      assert.equal(((await real.json()) as ErrorAnswer).error.code, 'agreement_not_found', 'the sandbox says "agreement not found"');
+      assert.equal(
+        ((await real.json()) as ErrorAnswer).error.code,
+        'agreement_not_found',
+        'the sandbox says "agreement not found"',
+      );
     } finally {
       await other.close();
     }
@@ -83,7 +101,10 @@ describe('isAgreementNotFound', () => {
     assert.equal(isAgreementNotFound(404, undefined, rule), true, 'a 404 with no body');
     assert.equal(isAgreementNotFound(400, { code: 400, error: { message: 'Agreement not found' } }, rule), true);
     assert.equal(isAgreementNotFound(422, { error: 'No such agreement' }, rule), true);
-    assert.equal(isAgreementNotFound(400, { message: 'agreement with agreement_param_value AG-9 was not found' }, rule), true);
+    assert.equal(
+      isAgreementNotFound(400, { message: 'agreement with agreement_param_value AG-9 was not found' }, rule),
+      true,
+    );
     assert.equal(isAgreementNotFound(400, { error: { code: 'NO_AGREEMENT' } }, rule), true);
   });
 
@@ -95,8 +116,18 @@ describe('isAgreementNotFound', () => {
   });
 
   it('is configured from the environment, and a bad value stops the start', () => {
-    const env = { BILLING_BASE_URL: 'https://b.example/api/rest/v1', BILLING_USERNAME: 'u', BILLING_PASSWORD: 'p', EPS_UUID_A: 'a', ALLOWED_ORIGINS: 'https://s.example' };
-    const custom = loadConfig({ ...env, AGREEMENT_NOT_FOUND_STATUS: '404 410', AGREEMENT_NOT_FOUND_TEXT: '^E_LOOKUP$' }).agreementNotFound;
+    const env = {
+      BILLING_BASE_URL: 'https://b.example/api/rest/v1',
+      BILLING_USERNAME: 'u',
+      BILLING_PASSWORD: 'p',
+      EPS_UUID_A: 'a',
+      ALLOWED_ORIGINS: 'https://s.example',
+    };
+    const custom = loadConfig({
+      ...env,
+      AGREEMENT_NOT_FOUND_STATUS: '404 410',
+      AGREEMENT_NOT_FOUND_TEXT: '^E_LOOKUP$',
+    }).agreementNotFound;
     assert.equal(isAgreementNotFound(410, {}, custom), true);
     assert.equal(isAgreementNotFound(400, { error: { code: 'e_lookup' } }, custom), true);
     assert.equal(isAgreementNotFound(400, { error: { message: 'agreement not found' } }, custom), false);

@@ -116,7 +116,10 @@ describe('relay → billing: a connection refused before anything was sent', () 
     await tokenThenRefuse();
     const before = epsCalls(stack).length;
     // Listening again as soon as the first attempt is refused, well before the relay's second attempt (100 ms later).
-    const watch = watchRefusals(() => proxy.port, (count) => count === 1 && void proxy.open().catch(() => {}));
+    const watch = watchRefusals(
+      () => proxy.port,
+      (count) => count === 1 && void proxy.open().catch(() => {}),
+    );
     try {
       const res = await stack.post(paymentA());
       assert.equal(res.status, 201, await res.clone().text());
@@ -223,7 +226,11 @@ describe('relay → sandbox: billing failures', () => {
     const res = await stack.post(paymentA(), { 'idempotency-key': key });
     assert.equal(res.status, 502);
     assert.equal((await errorOf(res)).code, 'billing_error');
-    assert.equal(epsCalls(stack).length, before + 1, 'the billing answered (it may have acted): sent once, never again');
+    assert.equal(
+      epsCalls(stack).length,
+      before + 1,
+      'the billing answered (it may have acted): sent once, never again',
+    );
     const retry = await stack.post(paymentA(), { 'idempotency-key': key });
     assert.equal(retry.status, 502);
     assert.equal(retry.headers.get('idempotent-replayed'), 'true', 'the client’s retry replays, it does not pay twice');
@@ -305,15 +312,32 @@ describe('relay → sandbox: no secret in error answers or logs', () => {
     assert.equal(await pay(), 502);
     assert.equal(await keep(await fetch(`${stack.relay.url}/readyz`)), 503);
     const session = await createClientSession({ agreementId: 1001 }, SESSION_SECRET);
-    assert.equal(await keep(await fetch(`${stack.relay.url}/payment-methods`, { headers: { origin: SHOP, authorization: `Bearer ${session}` } })), 502);
+    assert.equal(
+      await keep(
+        await fetch(`${stack.relay.url}/payment-methods`, {
+          headers: { origin: SHOP, authorization: `Bearer ${session}` },
+        }),
+      ),
+      502,
+    );
     delete faults.auth;
 
-    const tokens = [...new Set(stack.sandbox.calls.flatMap((c) => (c.authorization?.startsWith('Bearer ') ? [c.authorization.slice(7)] : [])))];
+    const tokens = [
+      ...new Set(
+        stack.sandbox.calls.flatMap((c) => (c.authorization?.startsWith('Bearer ') ? [c.authorization.slice(7)] : [])),
+      ),
+    ];
     assert.ok(tokens.length >= 2, 'the relay was issued a second token after the 401');
     const basic = Buffer.from(`${CREDENTIALS.username}:${CREDENTIALS.password}`).toString('base64');
-    assert.ok(stack.sandbox.calls.some((c) => c.authorization === `Basic ${basic}`), 'the relay sent these Basic credentials');
+    assert.ok(
+      stack.sandbox.calls.some((c) => c.authorization === `Basic ${basic}`),
+      'the relay sent these Basic credentials',
+    );
     const logs = stack.logLines.join('');
-    assert.ok(stack.logLines.filter((line) => JSON.parse(line).level >= 50).length >= 6, 'the failures are logged as errors, with their causes');
+    assert.ok(
+      stack.logLines.filter((line) => JSON.parse(line).level >= 50).length >= 6,
+      'the failures are logged as errors, with their causes',
+    );
     for (const secret of [CREDENTIALS.password, basic, ...tokens]) {
       for (const answer of answers) assert.ok(!answer.includes(secret), `an answer holds a secret: ${answer}`);
       assert.ok(!logs.includes(secret), 'a log line holds a secret');
@@ -343,10 +367,17 @@ describe('relay → billing: one time limit for the whole call', () => {
     const relay = await fake.relay({ BILLING_TIMEOUT_MS: '600' });
     try {
       const started = performance.now();
-      const res = await fetch(`${relay.url}/payments`, { method: 'POST', headers: { origin: SHOP, 'content-type': 'application/json' }, body: JSON.stringify(paymentA()) });
+      const res = await fetch(`${relay.url}/payments`, {
+        method: 'POST',
+        headers: { origin: SHOP, 'content-type': 'application/json' },
+        body: JSON.stringify(paymentA()),
+      });
       assert.equal(res.status, 504);
       assert.equal((await errorOf(res)).code, 'billing_timeout');
-      assert.ok(performance.now() - started < 3_000, `answered after ${Math.round(performance.now() - started)} ms, not at the time limit (600 ms)`);
+      assert.ok(
+        performance.now() - started < 3_000,
+        `answered after ${Math.round(performance.now() - started)} ms, not at the time limit (600 ms)`,
+      );
       await waitFor(() => dropped === 1, 2_000).catch(() => assert.fail('the billing connection was not dropped'));
     } finally {
       await relay.close();

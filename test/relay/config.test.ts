@@ -41,7 +41,20 @@ describe('relay configuration', () => {
       (error: unknown) => {
         assert.ok(error instanceof ConfigError);
         const text = error.problems.join('\n');
-        for (const name of ['BILLING_BASE_URL', 'BILLING_USERNAME', 'BILLING_PASSWORD', 'EPS_UUID_A', 'ALLOWED_ORIGINS', 'PORT', 'MAX_AMOUNT', 'ALLOWED_LOOKUPS', 'BILLING_TOKEN_TTL_UNIT', 'LOG_LEVEL', 'HOST', 'REDIRECT_URL_KEYS']) {
+        for (const name of [
+          'BILLING_BASE_URL',
+          'BILLING_USERNAME',
+          'BILLING_PASSWORD',
+          'EPS_UUID_A',
+          'ALLOWED_ORIGINS',
+          'PORT',
+          'MAX_AMOUNT',
+          'ALLOWED_LOOKUPS',
+          'BILLING_TOKEN_TTL_UNIT',
+          'LOG_LEVEL',
+          'HOST',
+          'REDIRECT_URL_KEYS',
+        ]) {
           assert.match(text, new RegExp(name), name);
         }
         assert.doesNotMatch(error.message, /pw@/, 'the message does not repeat a credential');
@@ -61,7 +74,12 @@ describe('relay configuration', () => {
     assert.deepEqual(config.rateLimitSession, { points: 60, seconds: 60 });
     assert.deepEqual(config.rateLimitSessionIp, { points: 120, seconds: 60 });
     assert.equal(config.sessionMaxAgeSeconds, 86_400);
-    assert.deepEqual(config.server, { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 10_000 });
+    assert.deepEqual(config.server, {
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 5_000,
+      maxConnections: 10_000,
+    });
     const bad = {
       BILLING_MAX_RESPONSE_BYTES: '0',
       PAYMENT_ANSWER_FIELDS: 'a b,c!',

@@ -16,15 +16,36 @@ import { SHOP, epsCalls, params, paymentA, startStack, type Stack } from './harn
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
 const rules = { maxAmount: 10_000_000n };
 
-const REFUSAL_CODES = new Set(['invalid_json', 'unsupported_media_type', 'payload_too_large', 'validation_failed', 'origin_not_allowed', 'invalid_idempotency_key']);
+const REFUSAL_CODES = new Set([
+  'invalid_json',
+  'unsupported_media_type',
+  'payload_too_large',
+  'validation_failed',
+  'origin_not_allowed',
+  'invalid_idempotency_key',
+]);
 
 const printable = (max: number) => fc.stringMatching(new RegExp(`^[\\x20-\\x7e]{0,${max}}$`));
 
 /** A valid payment with one part replaced by something generated. */
 const mutatedPayment = fc
   .tuple(
-    fc.constantFrom('system', 'amount', 'agreement_param_id', 'agreement_param_value', 'eps_params', 'param', 'extra_param'),
-    fc.oneof(fc.anything(), fc.string(), fc.double(), fc.integer(), fc.constantFrom('0', '-1', '1.001', '1e5', '100000.01', '', ' ', 'NaN', 'Infinity')),
+    fc.constantFrom(
+      'system',
+      'amount',
+      'agreement_param_id',
+      'agreement_param_value',
+      'eps_params',
+      'param',
+      'extra_param',
+    ),
+    fc.oneof(
+      fc.anything(),
+      fc.string(),
+      fc.double(),
+      fc.integer(),
+      fc.constantFrom('0', '-1', '1.001', '1e5', '100000.01', '', ' ', 'NaN', 'Infinity'),
+    ),
     fc.string({ maxLength: 30 }),
   )
   .map(([part, value, name]) => {
@@ -43,7 +64,10 @@ const anyBody = fc.oneof(mutatedPayment, fc.anything(), fc.dictionary(fc.string(
 const refusedBody = anyBody.filter((body) => !checkPayment(body, rules).ok);
 
 const jsonType = fc.constantFrom('application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON');
-const otherType = fc.oneof(fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/jsonx', ''), printable(40));
+const otherType = fc.oneof(
+  fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/jsonx', ''),
+  printable(40),
+);
 
 describe('relay: fuzzing POST /payments', () => {
   let stack: Stack;
@@ -86,11 +110,21 @@ describe('relay: fuzzing POST /payments', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(
-          fc.record({ body: fc.string({ maxLength: 200 }).filter((s) => !checkPayment(safeParse(s), rules).ok), type: jsonType, origin: fc.constant(SHOP) }),
+          fc.record({
+            body: fc.string({ maxLength: 200 }).filter((s) => !checkPayment(safeParse(s), rules).ok),
+            type: jsonType,
+            origin: fc.constant(SHOP),
+          }),
           fc.record({ body: fc.constant(valid), type: otherType, origin: fc.constant(SHOP) }),
           fc.record({ body: fc.constant(valid), type: jsonType, origin: printable(60).filter((o) => o !== SHOP) }),
         ),
-        fc.option(fc.oneof(printable(300).filter((k) => !/^[\x21-\x7e]{1,255}$/.test(k)), fc.constant('')), { nil: undefined }),
+        fc.option(
+          fc.oneof(
+            printable(300).filter((k) => !/^[\x21-\x7e]{1,255}$/.test(k)),
+            fc.constant(''),
+          ),
+          { nil: undefined },
+        ),
         async ({ body, type, origin }, key) => {
           const headers: Record<string, string> = { 'content-type': type, origin };
           if (key !== undefined && body !== valid) headers['idempotency-key'] = key;
@@ -113,41 +147,107 @@ describe('relay: fuzzing POST /payments', () => {
   it('control and invisible format characters anywhere in a forwarded text are a 422', async () => {
     const field = fc.constantFrom('comment', 'email', 'phone', 'confirmation_return_url', 'agreement_param_value');
     await fc.assert(
-      fc.asyncProperty(field, fc.string({ maxLength: 12, unit: 'grapheme' }), fc.constantFrom(...DIRTY), fc.nat(40), async (name, text, dirty, at) => {
-        const clean = { comment: 'Payment', email: 'client@example.com', phone: '+7 900 123-45-67', confirmation_return_url: `${SHOP}/paid`, agreement_param_value: 'AG-1001' }[name];
-        const cut = Math.min(at, clean.length - 1) || 1;
-        const value = `${clean.slice(0, cut)}${dirty}${text}${clean.slice(cut)}`;
-        const body = name === 'agreement_param_value' ? { ...paymentA(), agreement_param_value: value } : paymentA({ [name]: value });
-        const res = await stack.post(body);
-        await expectRefused(res);
-      }),
+      fc.asyncProperty(
+        field,
+        fc.string({ maxLength: 12, unit: 'grapheme' }),
+        fc.constantFrom(...DIRTY),
+        fc.nat(40),
+        async (name, text, dirty, at) => {
+          const clean = {
+            comment: 'Payment',
+            email: 'client@example.com',
+            phone: '+7 900 123-45-67',
+            confirmation_return_url: `${SHOP}/paid`,
+            agreement_param_value: 'AG-1001',
+          }[name];
+          const cut = Math.min(at, clean.length - 1) || 1;
+          const value = `${clean.slice(0, cut)}${dirty}${text}${clean.slice(cut)}`;
+          const body =
+            name === 'agreement_param_value'
+              ? { ...paymentA(), agreement_param_value: value }
+              : paymentA({ [name]: value });
+          const res = await stack.post(body);
+          await expectRefused(res);
+        },
+      ),
       { numRuns: RUNS },
     );
   });
 
   it('raw-socket requests: malformed, smuggled, truncated or odd ones get no 5xx and pay nothing', async () => {
     const port = Number(new URL(stack.relay.url).port);
-    const headerName = fc.oneof(fc.constantFrom('Content-Length', 'Transfer-Encoding', 'Origin', 'Content-Type', 'Idempotency-Key', 'Host', 'X-Request-Id', 'Authorization', 'Expect'), printable(20));
-    const headerValue = fc.oneof(fc.constantFrom('chunked', 'gzip, chunked', '0', '-1', '99999999999', SHOP, 'application/json', '100-continue', 'Bearer a.b.c'), fc.string({ maxLength: 60, unit: 'binary' }));
-    const rawBody = fc.oneof(fc.string({ maxLength: 300, unit: 'binary' }), fc.constant(JSON.stringify(paymentA()).slice(0, 50)), fc.constant('0\r\n\r\n'), fc.constant('5\r\nhello\r\n0\r\n\r\n'));
+    const headerName = fc.oneof(
+      fc.constantFrom(
+        'Content-Length',
+        'Transfer-Encoding',
+        'Origin',
+        'Content-Type',
+        'Idempotency-Key',
+        'Host',
+        'X-Request-Id',
+        'Authorization',
+        'Expect',
+      ),
+      printable(20),
+    );
+    const headerValue = fc.oneof(
+      fc.constantFrom(
+        'chunked',
+        'gzip, chunked',
+        '0',
+        '-1',
+        '99999999999',
+        SHOP,
+        'application/json',
+        '100-continue',
+        'Bearer a.b.c',
+      ),
+      fc.string({ maxLength: 60, unit: 'binary' }),
+    );
+    const rawBody = fc.oneof(
+      fc.string({ maxLength: 300, unit: 'binary' }),
+      fc.constant(JSON.stringify(paymentA()).slice(0, 50)),
+      fc.constant('0\r\n\r\n'),
+      fc.constant('5\r\nhello\r\n0\r\n\r\n'),
+    );
     const request = fc
       .record({
-        method: fc.oneof(fc.constantFrom('POST', 'GET', 'DELETE', 'OPTIONS', 'PUT', 'HEAD', 'CONNECT', 'TRACE'), printable(10)),
-        path: fc.oneof(fc.constantFrom('/payments', '/payment-methods/1', '/session', '/config', '/metrics', '*', '//payments', '/payments?x=1', '/%2e%2e/payments'), printable(80)),
+        method: fc.oneof(
+          fc.constantFrom('POST', 'GET', 'DELETE', 'OPTIONS', 'PUT', 'HEAD', 'CONNECT', 'TRACE'),
+          printable(10),
+        ),
+        path: fc.oneof(
+          fc.constantFrom(
+            '/payments',
+            '/payment-methods/1',
+            '/session',
+            '/config',
+            '/metrics',
+            '*',
+            '//payments',
+            '/payments?x=1',
+            '/%2e%2e/payments',
+          ),
+          printable(80),
+        ),
         version: fc.constantFrom('HTTP/1.1', 'HTTP/1.0', 'HTTP/2.0', 'HTTP/1.1 ', ''),
         headers: fc.array(fc.tuple(headerName, headerValue), { maxLength: 8 }),
         body: rawBody,
         lineEnd: fc.constantFrom('\r\n', '\n', '\r'),
       })
       .map(({ method, path, version, headers, body, lineEnd }) =>
-        Buffer.from(`${method} ${path} ${version}${lineEnd}${headers.map(([n, v]) => `${n}: ${v}`).join(lineEnd)}${lineEnd}${lineEnd}${body}`, 'latin1'),
+        Buffer.from(
+          `${method} ${path} ${version}${lineEnd}${headers.map(([n, v]) => `${n}: ${v}`).join(lineEnd)}${lineEnd}${lineEnd}${body}`,
+          'latin1',
+        ),
       );
     const before = epsCalls(stack).length;
     await fc.assert(
       fc.asyncProperty(request, async (bytes) => {
         sent += 1;
         const answer = await rawExchange(port, bytes);
-        for (const [, status] of answer.matchAll(/^HTTP\/1\.[01] (\d{3})/gm)) assert.ok(Number(status) < 500, `status ${status} for ${JSON.stringify(bytes.toString('latin1'))}`);
+        for (const [, status] of answer.matchAll(/^HTTP\/1\.[01] (\d{3})/gm))
+          assert.ok(Number(status) < 500, `status ${status} for ${JSON.stringify(bytes.toString('latin1'))}`);
       }),
       { numRuns: RUNS },
     );
@@ -162,11 +262,21 @@ describe('relay: fuzzing POST /payments', () => {
 
   it('valid and near-valid payments mixed: exactly the valid ones reach the billing, clean and canonical', async () => {
     const url = fc.oneof(
-      fc.constantFrom(`${SHOP}/paid`, `${SHOP}/a b/../paid?x=ä#f`, 'HTTP://SHOP.TEST:8080/x', `${SHOP}\\@evil.example/`, 'http://evil.example/', `${SHOP}/\u2028`),
+      fc.constantFrom(
+        `${SHOP}/paid`,
+        `${SHOP}/a b/../paid?x=ä#f`,
+        'HTTP://SHOP.TEST:8080/x',
+        `${SHOP}\\@evil.example/`,
+        'http://evil.example/',
+        `${SHOP}/\u2028`,
+      ),
       fc.webUrl({ withQueryParameters: true, withFragments: true }).map((u) => u.replace(/^https?:\/\/[^/?#]*/, SHOP)),
     );
     const payment = fc.record({
-      amount: fc.oneof(fc.constantFrom('1', '10.5', '1500.50', '0.01', '0', '1.001', '-5', '1e2'), fc.integer({ min: 1, max: 99999 }).map(String)),
+      amount: fc.oneof(
+        fc.constantFrom('1', '10.5', '1500.50', '0.01', '0', '1.001', '-5', '1e2'),
+        fc.integer({ min: 1, max: 99999 }).map(String),
+      ),
       comment: fc.option(fc.string({ minLength: 1, maxLength: 40, unit: 'grapheme' }), { nil: undefined }),
       email: fc.option(fc.oneof(fc.emailAddress(), fc.string({ maxLength: 20 })), { nil: undefined }),
       url,
@@ -179,7 +289,13 @@ describe('relay: fuzzing POST /payments', () => {
         const extra: Record<string, unknown> = { confirmation_return_url: url };
         if (comment !== undefined) extra.comment = comment;
         if (email !== undefined) extra.email = email;
-        const body = { system: 'A', amount, agreement_param_id: 5, agreement_param_value: lookup, eps_params: params({ confirmation_type: 'redirect', ...extra }) };
+        const body = {
+          system: 'A',
+          amount,
+          agreement_param_id: 5,
+          agreement_param_value: lookup,
+          eps_params: params({ confirmation_type: 'redirect', ...extra }),
+        };
         const checked = checkPayment(body, rules);
         const valid = checked.ok && new URL(checked.value.params.confirmation_return_url as string).origin === SHOP;
         const res = await stack.post(body);
@@ -205,7 +321,36 @@ describe('relay: fuzzing POST /payments', () => {
   });
 });
 
-const DIRTY = ['\u0000', '\u0001', '\t', '\n', '\r', '\u001f', '\u007f', '\u0080', '\u0085', '\u009f', '\u00ad', '\u061c', '\u180e', '\u200b', '\u200d', '\u200f', '\u2028', '\u2029', '\u202a', '\u202e', '\u2060', '\u2066', '\u2069', '\ufeff', '\ufff9', '\ud800', '\udfff', '\u{e0001}'];
+const DIRTY = [
+  '\u0000',
+  '\u0001',
+  '\t',
+  '\n',
+  '\r',
+  '\u001f',
+  '\u007f',
+  '\u0080',
+  '\u0085',
+  '\u009f',
+  '\u00ad',
+  '\u061c',
+  '\u180e',
+  '\u200b',
+  '\u200d',
+  '\u200f',
+  '\u2028',
+  '\u2029',
+  '\u202a',
+  '\u202e',
+  '\u2060',
+  '\u2066',
+  '\u2069',
+  '\ufeff',
+  '\ufff9',
+  '\ud800',
+  '\udfff',
+  '\u{e0001}',
+];
 
 /** Writes `bytes` on a fresh connection, half-closes it and answers whatever came back before the relay closed it. */
 function rawExchange(port: number, bytes: Buffer): Promise<string> {
@@ -217,7 +362,9 @@ function rawExchange(port: number, bytes: Buffer): Promise<string> {
       resolve(answer);
     }, 3_000);
     socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
-    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error)));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error),
+    );
     socket.on('close', () => {
       clearTimeout(timer);
       resolve(answer);

@@ -53,7 +53,8 @@ export async function startStack(options: { sandbox?: SandboxOptions; env?: Reco
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
 
-export const params = (record: Record<string, unknown>) => Object.entries(record).map(([name, value]) => ({ name, value }));
+export const params = (record: Record<string, unknown>) =>
+  Object.entries(record).map(([name, value]) => ({ name, value }));
 
 export const paymentA = (extra: Record<string, unknown> = {}) => ({
   system: 'A',
@@ -65,7 +66,9 @@ export const paymentA = (extra: Record<string, unknown> = {}) => ({
 
 /** The bodies of `POST /eps_payments` that reached the billing. */
 export const epsCalls = (stack: Stack) =>
-  stack.sandbox.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/eps_payments')).map((c) => c.body as Record<string, unknown>);
+  stack.sandbox.calls
+    .filter((c) => c.method === 'POST' && c.path.endsWith('/eps_payments'))
+    .map((c) => c.body as Record<string, unknown>);
 
 /** Resolves once `predicate` holds; throws after `ms`. */
 export async function waitFor(predicate: () => boolean, ms = 30_000): Promise<void> {

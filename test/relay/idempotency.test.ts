@@ -18,7 +18,10 @@ describe('relay: Idempotency-Key', () => {
     const firstBody = await first.text();
     // The same payment written differently (other key order, amount as a number) is the same request.
     const { eps_params, ...rest } = paymentA();
-    const again = await stack.post({ eps_params: [...eps_params].reverse(), ...rest, amount: 1500.5 }, { 'idempotency-key': key });
+    const again = await stack.post(
+      { eps_params: [...eps_params].reverse(), ...rest, amount: 1500.5 },
+      { 'idempotency-key': key },
+    );
     assert.equal(again.status, 201);
     assert.equal(again.headers.get('idempotent-replayed'), 'true');
     assert.equal(await again.text(), firstBody);
@@ -46,10 +49,15 @@ describe('relay: Idempotency-Key', () => {
     const key = randomUUID();
     const before = epsCalls(stack).length;
     stack.sandbox.faults.epsPayments = { delayMs: 150, times: 1 };
-    const answers = await Promise.all(Array.from({ length: 10 }, () => stack.post(paymentA(), { 'idempotency-key': key })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => stack.post(paymentA(), { 'idempotency-key': key })),
+    );
     const statuses = answers.map((r) => r.status).sort();
     assert.equal(statuses.filter((s) => s === 201).length >= 1, true);
-    assert.ok(statuses.every((s) => s === 201 || s === 409), String(statuses));
+    assert.ok(
+      statuses.every((s) => s === 201 || s === 409),
+      String(statuses),
+    );
     for (const r of answers.filter((a) => a.status === 409)) assert.equal(r.headers.get('retry-after'), '1');
     assert.equal(epsCalls(stack).length, before + 1);
   });

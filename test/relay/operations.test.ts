@@ -48,7 +48,8 @@ describe('relay: operations', () => {
   it('limits payments per client address, taken from the trusted proxy header', async () => {
     const ip = `198.51.100.${Math.floor(Math.random() * 250)}`;
     const statuses = [];
-    for (let i = 0; i < 3; i += 1) statuses.push((await stack.post(paymentA(), { 'x-forwarded-for': `10.0.0.1, ${ip}` })).status);
+    for (let i = 0; i < 3; i += 1)
+      statuses.push((await stack.post(paymentA(), { 'x-forwarded-for': `10.0.0.1, ${ip}` })).status);
     assert.deepEqual(statuses, [201, 201, 429]);
     // Another address is not affected; a client cannot pick its key by adding addresses on the left.
     assert.equal((await stack.post(paymentA(), { 'x-forwarded-for': `${ip}, 198.51.100.251` })).status, 201);

@@ -46,13 +46,21 @@ describe('relay: client sessions and saved payment methods', () => {
     const session = await createClientSession({ agreementId: 1001 }, SECRET);
     const res = await call('/payment-methods', session);
     assert.equal(res.status, 200);
-    const { payment_methods } = (await res.json()) as { payment_methods: { id: number; autopayment: boolean; title?: string }[] };
-    assert.deepEqual(payment_methods.map((m) => m.id), [own]);
+    const { payment_methods } = (await res.json()) as {
+      payment_methods: { id: number; autopayment: boolean; title?: string }[];
+    };
+    assert.deepEqual(
+      payment_methods.map((m) => m.id),
+      [own],
+    );
     assert.equal(payment_methods[0]!.autopayment, true);
     assert.equal(typeof payment_methods[0]!.title, 'string');
     const session1002 = await createClientSession({ agreementId: 1002 }, SECRET);
     const other = (await (await call('/payment-methods', session1002)).json()) as { payment_methods: { id: number }[] };
-    assert.deepEqual(other.payment_methods.map((m) => m.id), [foreign]);
+    assert.deepEqual(
+      other.payment_methods.map((m) => m.id),
+      [foreign],
+    );
     const agreement = (await (await call('/session', session)).json()) as { agreement_id: number };
     assert.deepEqual(agreement, { agreement_id: 1001 });
   });
@@ -60,14 +68,23 @@ describe('relay: client sessions and saved payment methods', () => {
   it('no session, a forged, unsigned, foreign-keyed or expired one is a 401', async () => {
     const good = await createClientSession({ agreementId: 1001 }, SECRET);
     const [header, payload, signature] = good.split('.');
-    const forgedPayload = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), agr: 1002 })).toString('base64url');
+    const forgedPayload = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), agr: 1002 }),
+    ).toString('base64url');
     const claims = { agr: 1001 };
     const sessions: [string, string | undefined][] = [
       ['missing', undefined],
       ['not a JWT', 'hello'],
       ['forged payload', `${header}.${forgedPayload}.${signature}`],
       ['forged signature', `${header}.${payload}.${signature!.slice(0, -4)}AAAA`],
-      ['alg none', new UnsecuredJWT(claims).setIssuer('billing-pay-merchant').setAudience('billing-pay-relay').setExpirationTime('5m').encode()],
+      [
+        'alg none',
+        new UnsecuredJWT(claims)
+          .setIssuer('billing-pay-merchant')
+          .setAudience('billing-pay-relay')
+          .setExpirationTime('5m')
+          .encode(),
+      ],
       ['wrong secret', await createClientSession({ agreementId: 1001 }, 'another-secret-that-is-also-32-bytes-long')],
       [
         'expired',
@@ -80,12 +97,27 @@ describe('relay: client sessions and saved payment methods', () => {
       ],
       [
         'HS512 with the right secret',
-        await new SignJWT(claims).setProtectedHeader({ alg: 'HS512' }).setIssuer('billing-pay-merchant').setAudience('billing-pay-relay').setExpirationTime('5m').sign(new TextEncoder().encode(SECRET)),
+        await new SignJWT(claims)
+          .setProtectedHeader({ alg: 'HS512' })
+          .setIssuer('billing-pay-merchant')
+          .setAudience('billing-pay-relay')
+          .setExpirationTime('5m')
+          .sign(new TextEncoder().encode(SECRET)),
       ],
-      ['no expiry', await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuer('billing-pay-merchant').setAudience('billing-pay-relay').sign(new TextEncoder().encode(SECRET))],
+      [
+        'no expiry',
+        await new SignJWT(claims)
+          .setProtectedHeader({ alg: 'HS256' })
+          .setIssuer('billing-pay-merchant')
+          .setAudience('billing-pay-relay')
+          .sign(new TextEncoder().encode(SECRET)),
+      ],
     ];
     for (const [name, session] of sessions) {
-      for (const [path, method] of [['/payment-methods', 'GET'], [`/payment-methods/${own}`, 'DELETE']] as const) {
+      for (const [path, method] of [
+        ['/payment-methods', 'GET'],
+        [`/payment-methods/${own}`, 'DELETE'],
+      ] as const) {
         const res = await call(path, session, { method });
         assert.equal(res.status, 401, `${name} ${method}`);
         const { error } = (await res.json()) as { error: { code: string; message: string } };
@@ -162,18 +194,30 @@ describe('relay: saved methods when the billing does not scope the list by agree
   it('lists only the session’s agreement’s methods, although the billing answered with others too', async () => {
     // What the billing answers to the relay's query: both agreements' methods.
     const auth = await fetch(`${stack.sandbox.baseUrl}/auth`, {
-      headers: { authorization: `Basic ${Buffer.from(`${CREDENTIALS.username}:${CREDENTIALS.password}`).toString('base64')}` },
+      headers: {
+        authorization: `Basic ${Buffer.from(`${CREDENTIALS.username}:${CREDENTIALS.password}`).toString('base64')}`,
+      },
     });
     const { token } = ((await auth.json()) as { response: { token: string } }).response;
-    const billing = await fetch(`${stack.sandbox.baseUrl}/payment_methods?status_list=2&contract_id=1001`, { headers: { authorization: `Bearer ${token}` } });
-    const unscoped = ((await billing.json()) as { response: { payment_methods: { payment_method_id: number }[] } }).response.payment_methods;
+    const billing = await fetch(`${stack.sandbox.baseUrl}/payment_methods?status_list=2&contract_id=1001`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const unscoped = ((await billing.json()) as { response: { payment_methods: { payment_method_id: number }[] } })
+      .response.payment_methods;
     assert.deepEqual(unscoped.map((m) => m.payment_method_id).sort(), [own, foreign].sort());
 
-    for (const [agreementId, expected] of [[1001, own], [1002, foreign]] as const) {
+    for (const [agreementId, expected] of [
+      [1001, own],
+      [1002, foreign],
+    ] as const) {
       const res = await call('/payment-methods', agreementId);
       assert.equal(res.status, 200);
       const { payment_methods } = (await res.json()) as { payment_methods: { id: number }[] };
-      assert.deepEqual(payment_methods.map((m) => m.id), [expected], `agreement ${agreementId}`);
+      assert.deepEqual(
+        payment_methods.map((m) => m.id),
+        [expected],
+        `agreement ${agreementId}`,
+      );
     }
   });
 

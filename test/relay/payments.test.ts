@@ -11,7 +11,12 @@ function postChunked(url: string, text: string) {
       controller.close();
     },
   });
-  return fetch(url, { method: 'POST', headers: { origin: SHOP, 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+  return fetch(url, {
+    method: 'POST',
+    headers: { origin: SHOP, 'content-type': 'application/json' },
+    body,
+    duplex: 'half',
+  } as RequestInit);
 }
 
 describe('relay → sandbox: payments', () => {
@@ -41,7 +46,12 @@ describe('relay → sandbox: payments', () => {
   it('A with a saved method: the billing receives exactly the validated request with its eps_uuid', async () => {
     const before = epsCalls(stack).length;
     const res = await stack.post(
-      paymentA({ email: 'client@example.com', save_payment_method: true, enable_autopayments: true, preferred_method: true }),
+      paymentA({
+        email: 'client@example.com',
+        save_payment_method: true,
+        enable_autopayments: true,
+        preferred_method: true,
+      }),
     );
     assert.equal(res.status, 201);
     const body = (await res.json()) as { redirect_url: string; payment: Record<string, unknown> };
@@ -71,7 +81,12 @@ describe('relay → sandbox: payments', () => {
       amount: 99.9,
       agreement_param_id: 7,
       agreement_param_value: 'client@example.com',
-      eps_params: params({ confirmation_return_url: `${SHOP}/ok`, return_url_fail: `${SHOP}/fail`, name: 'Ivan Petrov', is_autopayment: true }),
+      eps_params: params({
+        confirmation_return_url: `${SHOP}/ok`,
+        return_url_fail: `${SHOP}/fail`,
+        name: 'Ivan Petrov',
+        is_autopayment: true,
+      }),
     });
     assert.equal(b.status, 201);
     assert.deepEqual(epsCalls(stack).at(-1), {
@@ -79,9 +94,20 @@ describe('relay → sandbox: payments', () => {
       amount: 99.9,
       agreement_param_id: 7,
       agreement_param_value: 'client@example.com',
-      eps_params: params({ confirmation_return_url: `${SHOP}/ok`, return_url_fail: `${SHOP}/fail`, name: 'Ivan Petrov', is_autopayment: true }),
+      eps_params: params({
+        confirmation_return_url: `${SHOP}/ok`,
+        return_url_fail: `${SHOP}/fail`,
+        name: 'Ivan Petrov',
+        is_autopayment: true,
+      }),
     });
-    const c = await stack.post({ system: 'C', amount: '10', agreement_param_id: 11, agreement_param_value: '1001', eps_params: params({ return_url: `${SHOP}/back`, comment: 'June' }) });
+    const c = await stack.post({
+      system: 'C',
+      amount: '10',
+      agreement_param_id: 11,
+      agreement_param_value: '1001',
+      eps_params: params({ return_url: `${SHOP}/back`, comment: 'June' }),
+    });
     assert.equal(c.status, 201);
     assert.deepEqual(epsCalls(stack).at(-1), {
       eps_uuid: 'sandbox-eps-c',
@@ -117,7 +143,10 @@ describe('relay → sandbox: payments', () => {
     assert.equal(res.status, 422);
     const { error } = (await res.json()) as { error: { code: string; fields: Record<string, string> } };
     assert.equal(error.code, 'validation_failed');
-    assert.deepEqual(Object.keys(error.fields).sort(), ['eps_params.enable_autopayments', 'eps_params.preferred_method']);
+    assert.deepEqual(Object.keys(error.fields).sort(), [
+      'eps_params.enable_autopayments',
+      'eps_params.preferred_method',
+    ]);
     assert.equal(epsCalls(stack).length, before);
   });
 
@@ -125,26 +154,92 @@ describe('relay → sandbox: payments', () => {
     const before = epsCalls(stack).length;
     const cases: [string, () => Promise<Response>, number, string, string?][] = [
       ['foreign origin', () => stack.post(paymentA(), { origin: 'https://evil.example' }), 403, 'origin_not_allowed'],
-      ['no origin', () => fetch(`${stack.relay.url}/payments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(paymentA()) }), 403, 'origin_not_allowed'],
-      ['foreign return URL', () => stack.post(paymentA({ confirmation_return_url: 'https://evil.example/phish' })), 422, 'validation_failed', 'eps_params.confirmation_return_url'],
-      ['unknown parameter', () => stack.post(paymentA({ eps_uuid: 'other' })), 422, 'validation_failed', 'eps_params.eps_uuid'],
+      [
+        'no origin',
+        () =>
+          fetch(`${stack.relay.url}/payments`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(paymentA()),
+          }),
+        403,
+        'origin_not_allowed',
+      ],
+      [
+        'foreign return URL',
+        () => stack.post(paymentA({ confirmation_return_url: 'https://evil.example/phish' })),
+        422,
+        'validation_failed',
+        'eps_params.confirmation_return_url',
+      ],
+      [
+        'unknown parameter',
+        () => stack.post(paymentA({ eps_uuid: 'other' })),
+        422,
+        'validation_failed',
+        'eps_params.eps_uuid',
+      ],
       ['amount 0', () => stack.post({ ...paymentA(), amount: '0' }), 422, 'validation_failed', 'amount'],
       ['negative amount', () => stack.post({ ...paymentA(), amount: -5 }), 422, 'validation_failed', 'amount'],
       ['three decimals', () => stack.post({ ...paymentA(), amount: '10.005' }), 422, 'validation_failed', 'amount'],
       ['above max', () => stack.post({ ...paymentA(), amount: '100000.01' }), 422, 'validation_failed', 'amount'],
       ['not a number', () => stack.post({ ...paymentA(), amount: 'ten' }), 422, 'validation_failed', 'amount'],
-      ['huge', () => stack.post(`{"system":"A","amount":1e400,"agreement_param_id":5,"agreement_param_value":"AG-1001","eps_params":[]}`), 422, 'validation_failed', 'amount'],
+      [
+        'huge',
+        () =>
+          stack.post(
+            `{"system":"A","amount":1e400,"agreement_param_id":5,"agreement_param_value":"AG-1001","eps_params":[]}`,
+          ),
+        422,
+        'validation_failed',
+        'amount',
+      ],
       // JSON numbers that a float would silently change: the amount is checked as written.
-      ['more decimals than a float keeps', () => stack.post(JSON.stringify(paymentA()).replace('"amount":"1500.50"', '"amount":10.0000000000000001')), 422, 'validation_failed', 'amount'],
-      ['a number under an escaped key', () => stack.post(JSON.stringify(paymentA()).replace('"amount":"1500.50"', '"\\u0061mount":1e2')), 422, 'validation_failed', 'amount'],
-      ['exponent', () => stack.post(JSON.stringify(paymentA()).replace('"amount":"1500.50"', '"amount":1e2')), 422, 'validation_failed', 'amount'],
+      [
+        'more decimals than a float keeps',
+        () => stack.post(JSON.stringify(paymentA()).replace('"amount":"1500.50"', '"amount":10.0000000000000001')),
+        422,
+        'validation_failed',
+        'amount',
+      ],
+      [
+        'a number under an escaped key',
+        () => stack.post(JSON.stringify(paymentA()).replace('"amount":"1500.50"', '"\\u0061mount":1e2')),
+        422,
+        'validation_failed',
+        'amount',
+      ],
+      [
+        'exponent',
+        () => stack.post(JSON.stringify(paymentA()).replace('"amount":"1500.50"', '"amount":1e2')),
+        422,
+        'validation_failed',
+        'amount',
+      ],
       ['huge text', () => stack.post({ ...paymentA(), amount: '9'.repeat(5000) }), 422, 'validation_failed', 'amount'],
-      ['bad lookup value', () => stack.post({ ...paymentA(), agreement_param_id: 15, agreement_param_value: '1234567890' }), 422, 'validation_failed', 'agreement_param_value'],
+      [
+        'bad lookup value',
+        () => stack.post({ ...paymentA(), agreement_param_id: 15, agreement_param_value: '1234567890' }),
+        422,
+        'validation_failed',
+        'agreement_param_value',
+      ],
       ['unknown system', () => stack.post({ ...paymentA(), system: 'D' }), 422, 'validation_failed', 'system'],
       ['malformed JSON', () => stack.post('{"system": "A",'), 400, 'invalid_json'],
-      ['wrong content type', () => stack.post(JSON.stringify(paymentA()), { 'content-type': 'text/plain' }), 415, 'unsupported_media_type'],
+      [
+        'wrong content type',
+        () => stack.post(JSON.stringify(paymentA()), { 'content-type': 'text/plain' }),
+        415,
+        'unsupported_media_type',
+      ],
       ['too large', () => stack.post({ ...paymentA(), padding: 'x'.repeat(20_000) }), 413, 'payload_too_large'],
-      ['too large, chunked (no Content-Length)', () => postChunked(`${stack.relay.url}/payments`, JSON.stringify({ ...paymentA(), padding: 'x'.repeat(20_000) })), 413, 'payload_too_large'],
+      [
+        'too large, chunked (no Content-Length)',
+        () =>
+          postChunked(`${stack.relay.url}/payments`, JSON.stringify({ ...paymentA(), padding: 'x'.repeat(20_000) })),
+        413,
+        'payload_too_large',
+      ],
       ['array body', () => stack.post([]), 422, 'validation_failed', 'body'],
     ];
     for (const [name, send, status, code, field] of cases) {
@@ -168,11 +263,25 @@ describe('relay → sandbox: payments', () => {
       agreement_param_value: 'client@example.com',
       eps_params: params({ confirmation_return_url: `${SHOP}/ok`, return_url_fail: `${SHOP}/fail`, ...extra }),
     });
-    const c = (returnUrl: string) => ({ system: 'C', amount: '10', agreement_param_id: 11, agreement_param_value: '1001', eps_params: params({ return_url: returnUrl }) });
+    const c = (returnUrl: string) => ({
+      system: 'C',
+      amount: '10',
+      agreement_param_id: 11,
+      agreement_param_value: '1001',
+      eps_params: params({ return_url: returnUrl }),
+    });
     const cases: [string, unknown, string][] = [
-      ['B confirmation_return_url', b({ confirmation_return_url: 'https://evil.example/ok' }), 'eps_params.confirmation_return_url'],
+      [
+        'B confirmation_return_url',
+        b({ confirmation_return_url: 'https://evil.example/ok' }),
+        'eps_params.confirmation_return_url',
+      ],
       ['B return_url_fail', b({ return_url_fail: 'https://evil.example/fail' }), 'eps_params.return_url_fail'],
-      ['B return_url_fail on another port', b({ return_url_fail: 'http://shop.test:8081/fail' }), 'eps_params.return_url_fail'],
+      [
+        'B return_url_fail on another port',
+        b({ return_url_fail: 'http://shop.test:8081/fail' }),
+        'eps_params.return_url_fail',
+      ],
       ['C return_url', c('https://evil.example/back'), 'eps_params.return_url'],
       ['C return_url on a look-alike host', c('http://shop.test.evil.example:8080/back'), 'eps_params.return_url'],
     ];
@@ -190,7 +299,11 @@ describe('relay → sandbox: payments', () => {
     const preflight = (origin: string) =>
       fetch(`${stack.relay.url}/payments`, {
         method: 'OPTIONS',
-        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,idempotency-key' },
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type,idempotency-key',
+        },
       });
     const ok = await preflight(SHOP);
     assert.equal(ok.headers.get('access-control-allow-origin'), SHOP);
@@ -206,7 +319,11 @@ describe('relay → sandbox: payments', () => {
     const text = await res.text();
     const logs = stack.logLines.join('');
     assert.ok(stack.logLines.length > 5, 'requests are logged');
-    for (const secret of [CREDENTIALS.password, token, Buffer.from(`${CREDENTIALS.username}:${CREDENTIALS.password}`).toString('base64')]) {
+    for (const secret of [
+      CREDENTIALS.password,
+      token,
+      Buffer.from(`${CREDENTIALS.username}:${CREDENTIALS.password}`).toString('base64'),
+    ]) {
       assert.ok(!text.includes(secret!), 'response');
       assert.ok(!logs.includes(secret!), 'logs');
     }
@@ -219,8 +336,15 @@ describe('relay → sandbox: payments', () => {
     assert.equal(bundle.headers.get('x-content-type-options'), 'nosniff');
     const served = await bundle.text();
     assert.match(served, /billing-pay/);
-    for (const secret of [CREDENTIALS.password, CREDENTIALS.username, token!, 'sandbox-eps-a']) assert.ok(!served.includes(secret), 'served file');
-    assert.ok(logs.split('\n').filter(Boolean).every((line) => JSON.parse(line).reqId || JSON.parse(line).msg !== 'request'), 'request lines carry the request id');
+    for (const secret of [CREDENTIALS.password, CREDENTIALS.username, token!, 'sandbox-eps-a'])
+      assert.ok(!served.includes(secret), 'served file');
+    assert.ok(
+      logs
+        .split('\n')
+        .filter(Boolean)
+        .every((line) => JSON.parse(line).reqId || JSON.parse(line).msg !== 'request'),
+      'request lines carry the request id',
+    );
   });
 });
 
@@ -232,8 +356,13 @@ describe('relay → sandbox: a system without its EPS_UUID', () => {
   after(() => stack.close());
 
   it('is not offered: /config omits it, and a payment with it is a 422 naming system, with no billing call', async () => {
-    const config = (await (await fetch(`${stack.relay.url}/config`, { headers: { origin: SHOP } })).json()) as { systems: { id: string }[] };
-    assert.deepEqual(config.systems.map((s) => s.id), ['A', 'C']);
+    const config = (await (await fetch(`${stack.relay.url}/config`, { headers: { origin: SHOP } })).json()) as {
+      systems: { id: string }[];
+    };
+    assert.deepEqual(
+      config.systems.map((s) => s.id),
+      ['A', 'C'],
+    );
     const res = await stack.post({
       system: 'B',
       amount: '99.90',

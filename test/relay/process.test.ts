@@ -30,7 +30,14 @@ describe('relay process', () => {
     const { child, output } = runRelay({ BILLING_BASE_URL: 'ftp://x', PORT: 'abc' });
     const [code] = await once(child, 'exit');
     assert.equal(code, 1);
-    for (const name of ['BILLING_BASE_URL', 'BILLING_USERNAME', 'BILLING_PASSWORD', 'EPS_UUID_A', 'ALLOWED_ORIGINS', 'PORT']) {
+    for (const name of [
+      'BILLING_BASE_URL',
+      'BILLING_USERNAME',
+      'BILLING_PASSWORD',
+      'EPS_UUID_A',
+      'ALLOWED_ORIGINS',
+      'PORT',
+    ]) {
       assert.match(output(), new RegExp(name));
     }
   });
@@ -62,7 +69,12 @@ describe('relay process', () => {
       const logs = output();
       assert.match(logs, /shutting down/);
       const token = sandbox.calls.find((c) => c.authorization?.startsWith('Bearer '))!.authorization!.slice(7);
-      for (const secret of [CREDENTIALS.password, token, Buffer.from(`${CREDENTIALS.username}:${CREDENTIALS.password}`).toString('base64'), 'person@example.com']) {
+      for (const secret of [
+        CREDENTIALS.password,
+        token,
+        Buffer.from(`${CREDENTIALS.username}:${CREDENTIALS.password}`).toString('base64'),
+        'person@example.com',
+      ]) {
         assert.ok(!logs.includes(secret), 'a secret in the logs');
       }
       for (const line of logs.trim().split('\n')) assert.doesNotThrow(() => JSON.parse(line), `not JSON: ${line}`);

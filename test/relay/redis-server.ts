@@ -14,13 +14,18 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-const MISSING = 'redis-server is not installed: the Redis tests start their own (apt-get install redis-server, or brew install redis).';
+const MISSING =
+  'redis-server is not installed: the Redis tests start their own (apt-get install redis-server, or brew install redis).';
 
 export async function startRedisServer(): Promise<RedisServer> {
   const port = await freePort();
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`redis-server did not start within 10 s:\n${output}`)), 10_000);

@@ -47,20 +47,32 @@ describe('relay: two instances behind a load balancer share one Redis', () => {
   });
 
   const postTo = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${url}/payments`, { method: 'POST', headers: { origin: SHOP, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    fetch(`${url}/payments`, {
+      method: 'POST',
+      headers: { origin: SHOP, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
 
   it('many concurrent requests with one key, spread over both instances, create exactly one payment', async () => {
     const key = randomUUID();
     const before = epsCalls(stack).length;
     stack.sandbox.faults.epsPayments = { delayMs: 100, times: 1 };
     const answers = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => postTo(i % 2 ? second.url : stack.relay.url, paymentA(), { 'idempotency-key': key })),
+      Array.from({ length: 30 }, (_, i) =>
+        postTo(i % 2 ? second.url : stack.relay.url, paymentA(), { 'idempotency-key': key }),
+      ),
     );
     const statuses = answers.map((r) => r.status);
-    assert.ok(statuses.every((s) => s === 201 || s === 409), String(statuses));
+    assert.ok(
+      statuses.every((s) => s === 201 || s === 409),
+      String(statuses),
+    );
     assert.equal(epsCalls(stack).length, before + 1, 'one payment reached the billing');
     // Once the first has finished, either instance replays the same answer.
-    const [a, b] = await Promise.all([postTo(stack.relay.url, paymentA(), { 'idempotency-key': key }), postTo(second.url, paymentA(), { 'idempotency-key': key })]);
+    const [a, b] = await Promise.all([
+      postTo(stack.relay.url, paymentA(), { 'idempotency-key': key }),
+      postTo(second.url, paymentA(), { 'idempotency-key': key }),
+    ]);
     assert.equal(a.status, 201);
     assert.equal(await a.text(), await b.text());
     assert.equal(b.headers.get('idempotent-replayed'), 'true');
@@ -82,7 +94,11 @@ describe('relay: two instances behind a load balancer share one Redis', () => {
         assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'rate_limited');
       }
     }
-    assert.deepEqual(statuses, [422, 422, 422, 429], 'three reach the billing (no such agreement), the fourth is refused');
+    assert.deepEqual(
+      statuses,
+      [422, 422, 422, 429],
+      'three reach the billing (no such agreement), the fourth is refused',
+    );
   });
 });
 
@@ -118,7 +134,8 @@ describe('relay: a Redis that goes away', () => {
       stack.sandbox.faults.epsPayments = { delayMs: 500, times: 1 };
       const paying = stack.post(paymentA(), { 'idempotency-key': key });
       // The key is claimed and the billing is answering (waited for, not guessed: a busy machine is slow).
-      for (let i = 0; i < 200 && epsCalls(stack).length === before; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+      for (let i = 0; i < 200 && epsCalls(stack).length === before; i += 1)
+        await new Promise((resolve) => setTimeout(resolve, 10));
       await redis.close();
       const first = await paying;
       assert.equal(first.status, 201, 'the billing’s answer reaches the client');

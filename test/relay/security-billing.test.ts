@@ -15,7 +15,11 @@ const SECRET = 'a-session-secret-of-at-least-32-bytes-for-tests';
 type Fake = Awaited<ReturnType<typeof startFakeBilling>>;
 
 const pay = (relay: Relay, body: unknown = paymentA()) =>
-  fetch(`${relay.url}/payments`, { method: 'POST', headers: { origin: SHOP, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${relay.url}/payments`, {
+    method: 'POST',
+    headers: { origin: SHOP, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 /** Writes JSON-looking bytes for as long as the reader takes them; counts what it wrote and when the reader hung up. */
 function endless(res: ServerResponse, stats: { written: number; closed: number }) {
@@ -56,15 +60,23 @@ describe('relay: the billing’s answer is bounded (issue 12.5)', () => {
       assert.equal(body.error.code, 'billing_error');
       assert.ok(performance.now() - started < 4_000, 'not read until the time limit (5 s)');
     }
-    await waitFor(() => stats.closed === 20, 5_000).catch(() => assert.fail(`${stats.closed} of 20 connections dropped`));
-    assert.ok(stats.written < 20 * 8 * 1024 * 1024, `the billing wrote ${stats.written} bytes: reading stopped near the limit`);
+    await waitFor(() => stats.closed === 20, 5_000).catch(() =>
+      assert.fail(`${stats.closed} of 20 connections dropped`),
+    );
+    assert.ok(
+      stats.written < 20 * 8 * 1024 * 1024,
+      `the billing wrote ${stats.written} bytes: reading stopped near the limit`,
+    );
     global.gc?.();
     const growthMb = (process.memoryUsage().rss - rssBefore) / 1024 / 1024;
     assert.ok(growthMb < 64, `RSS grew by ${growthMb.toFixed(1)} MB`);
   });
 
   it('so is a finite answer over BILLING_MAX_RESPONSE_BYTES, on every billing call', async () => {
-    const big = JSON.stringify({ code: 200, response: { payment_id: 1, confirmation_url: 'https://pay.example/1', pad: 'x'.repeat(2 * 1024 * 1024) } });
+    const big = JSON.stringify({
+      code: 200,
+      response: { payment_id: 1, confirmation_url: 'https://pay.example/1', pad: 'x'.repeat(2 * 1024 * 1024) },
+    });
     fake.state.handle = (req, res) => {
       res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' });
       res.end(big);
@@ -97,7 +109,10 @@ describe('relay: the billing’s answer is bounded (issue 12.5)', () => {
       const res = await pay(other);
       assert.equal(res.status, 502);
       await waitFor(() => authStats.closed >= 1, 5_000);
-      assert.ok(asked.length >= 1 && asked.every((call) => call === 'GET /api/rest/v1/auth'), `asked: ${asked.join(', ')}`);
+      assert.ok(
+        asked.length >= 1 && asked.every((call) => call === 'GET /api/rest/v1/auth'),
+        `asked: ${asked.join(', ')}`,
+      );
     } finally {
       await other.close();
       server.closeAllConnections();
@@ -134,18 +149,24 @@ describe('relay: only what the widget needs goes to the browser (issue 12.6)', (
   it('PAYMENT_ANSWER_FIELDS adds the fields it lists (scalars only)', async () => {
     const listed = await fake.relay({ PAYMENT_ANSWER_FIELDS: 'status,owner' });
     try {
-      assert.deepEqual(await (await pay(listed)).json(), { redirect_url: 'https://pay.example/7', payment: { payment_id: 7, status: 'pending' } });
+      assert.deepEqual(await (await pay(listed)).json(), {
+        redirect_url: 'https://pay.example/7',
+        payment: { payment_id: 7, status: 'pending' },
+      });
     } finally {
       await listed.close();
     }
   });
 
   it('a billing 4xx is the relay’s own code and message; the billing’s text is not passed on', async () => {
-    fake.state.handle = (req, res) => json(res, 400, { error: { message: '<b>owner@example.com</b> is blocked: internal rule 17' } });
+    fake.state.handle = (req, res) =>
+      json(res, 400, { error: { message: '<b>owner@example.com</b> is blocked: internal rule 17' } });
     const res = await pay(relay);
     assert.equal(res.status, 422);
     const text = await res.text();
-    assert.deepEqual(JSON.parse(text), { error: { code: 'billing_rejected', message: 'The billing service refused this payment.' } });
+    assert.deepEqual(JSON.parse(text), {
+      error: { code: 'billing_rejected', message: 'The billing service refused this payment.' },
+    });
     assert.doesNotMatch(text, /owner|rule 17/);
     fake.state.handle = (req, res) => json(res, 201, { code: 201, response: answer });
   });
@@ -156,7 +177,9 @@ describe('relay: no unsafe payment page is handed on (issue 12.8)', () => {
   let relay: Relay;
   let page: string | undefined = '';
   before(async () => {
-    fake = await startFakeBilling((req, res) => json(res, 201, { code: 201, response: { payment_id: 9, confirmation_url: page } }));
+    fake = await startFakeBilling((req, res) =>
+      json(res, 201, { code: 201, response: { payment_id: 9, confirmation_url: page } }),
+    );
     relay = await fake.relay();
   });
   after(async () => {
@@ -190,7 +213,7 @@ describe('relay: no unsafe payment page is handed on (issue 12.8)', () => {
     assert.equal(((await (await pay(relay)).json()) as { redirect_url: string }).redirect_url, 'https://pay.example/9');
   });
 
-  it('no page in the billing\'s answer: a 201 with the payment and no redirect_url (the widget calls it a bad answer)', async () => {
+  it("no page in the billing's answer: a 201 with the payment and no redirect_url (the widget calls it a bad answer)", async () => {
     page = undefined; // JSON leaves the key out
     const res = await pay(relay);
     assert.equal(res.status, 201);
@@ -239,8 +262,13 @@ describe('relay: saved-method ownership fails closed (issue 12.3)', () => {
     ];
     const relay = await fake.relay({ SESSION_SECRET: SECRET });
     try {
-      const listed = (await (await call(relay, 'GET', '/payment-methods')).json()) as { payment_methods: { id: number }[] };
-      assert.deepEqual(listed.payment_methods.map((m) => m.id), [41]);
+      const listed = (await (await call(relay, 'GET', '/payment-methods')).json()) as {
+        payment_methods: { id: number }[];
+      };
+      assert.deepEqual(
+        listed.payment_methods.map((m) => m.id),
+        [41],
+      );
       assert.equal((await call(relay, 'DELETE', '/payment-methods/42')).status, 404);
       assert.equal((await call(relay, 'DELETE', '/payment-methods/41')).status, 200);
     } finally {
@@ -249,8 +277,13 @@ describe('relay: saved-method ownership fails closed (issue 12.3)', () => {
     records = [{ payment_method_id: 44, contract: 1001 }];
     const named = await fake.relay({ SESSION_SECRET: SECRET, PAYMENT_METHODS_AGREEMENT_FIELD: 'contract' });
     try {
-      const listed = (await (await call(named, 'GET', '/payment-methods')).json()) as { payment_methods: { id: number }[] };
-      assert.deepEqual(listed.payment_methods.map((m) => m.id), [44]);
+      const listed = (await (await call(named, 'GET', '/payment-methods')).json()) as {
+        payment_methods: { id: number }[];
+      };
+      assert.deepEqual(
+        listed.payment_methods.map((m) => m.id),
+        [44],
+      );
     } finally {
       await named.close();
     }
@@ -260,8 +293,13 @@ describe('relay: saved-method ownership fails closed (issue 12.3)', () => {
     records = [{ payment_method_id: 41, enable_auto_payments: true }];
     const relay = await fake.relay({ SESSION_SECRET: SECRET, PAYMENT_METHODS_TRUST_BILLING_SCOPE: 'true' });
     try {
-      const listed = (await (await call(relay, 'GET', '/payment-methods')).json()) as { payment_methods: { id: number }[] };
-      assert.deepEqual(listed.payment_methods.map((m) => m.id), [41]);
+      const listed = (await (await call(relay, 'GET', '/payment-methods')).json()) as {
+        payment_methods: { id: number }[];
+      };
+      assert.deepEqual(
+        listed.payment_methods.map((m) => m.id),
+        [41],
+      );
       assert.equal((await call(relay, 'DELETE', '/payment-methods/41')).status, 200);
     } finally {
       await relay.close();

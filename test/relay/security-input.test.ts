@@ -7,7 +7,25 @@ import assert from 'node:assert/strict';
 import { SHOP, epsCalls, params, paymentA, startStack, type Stack } from './harness.js';
 
 /** Control and invisible format characters, each once. */
-const DIRTY = ['\u0000', '\t', '\n', '\r', '\u001b', '\u007f', '\u0085', '\u009b', '\u00ad', '\u200b', '\u200e', '\u202e', '\u2028', '\u2029', '\u2066', '\ufeff', '\ud800'];
+const DIRTY = [
+  '\u0000',
+  '\t',
+  '\n',
+  '\r',
+  '\u001b',
+  '\u007f',
+  '\u0085',
+  '\u009b',
+  '\u00ad',
+  '\u200b',
+  '\u200e',
+  '\u202e',
+  '\u2028',
+  '\u2029',
+  '\u2066',
+  '\ufeff',
+  '\ud800',
+];
 
 describe('relay: forwarded text is clean (issue 12.1)', () => {
   let stack: Stack;
@@ -29,16 +47,36 @@ describe('relay: forwarded text is clean (issue 12.1)', () => {
   it('a control or invisible format character in any text field is a 422 naming the field', async () => {
     for (const c of DIRTY) {
       const label = `U+${c.codePointAt(0)!.toString(16)}`;
-      await refused(paymentA({ comment: `pay${c}ment` }), 'eps_params.comment').catch((e: Error) => assert.fail(`${label} comment: ${e.message}`));
-      await refused(paymentA({ email: `a${c}b@example.com` }), 'eps_params.email').catch((e: Error) => assert.fail(`${label} email: ${e.message}`));
-      await refused(paymentA({ phone: `+7 900${c}123-45-67` }), 'eps_params.phone').catch((e: Error) => assert.fail(`${label} phone: ${e.message}`));
-      await refused({ ...paymentA(), agreement_param_value: `AG${c}1001` }, 'agreement_param_value').catch((e: Error) => assert.fail(`${label} lookup: ${e.message}`));
-      await refused({ ...paymentA(), agreement_param_id: 1, agreement_param_value: `login${c}x` }, 'agreement_param_value').catch((e: Error) => assert.fail(`${label} login: ${e.message}`));
+      await refused(paymentA({ comment: `pay${c}ment` }), 'eps_params.comment').catch((e: Error) =>
+        assert.fail(`${label} comment: ${e.message}`),
+      );
+      await refused(paymentA({ email: `a${c}b@example.com` }), 'eps_params.email').catch((e: Error) =>
+        assert.fail(`${label} email: ${e.message}`),
+      );
+      await refused(paymentA({ phone: `+7 900${c}123-45-67` }), 'eps_params.phone').catch((e: Error) =>
+        assert.fail(`${label} phone: ${e.message}`),
+      );
+      await refused({ ...paymentA(), agreement_param_value: `AG${c}1001` }, 'agreement_param_value').catch((e: Error) =>
+        assert.fail(`${label} lookup: ${e.message}`),
+      );
       await refused(
-        { system: 'B', amount: '10', agreement_param_id: 5, agreement_param_value: 'AG-1001', eps_params: params({ name: `Ivan${c}Petrov` }) },
+        { ...paymentA(), agreement_param_id: 1, agreement_param_value: `login${c}x` },
+        'agreement_param_value',
+      ).catch((e: Error) => assert.fail(`${label} login: ${e.message}`));
+      await refused(
+        {
+          system: 'B',
+          amount: '10',
+          agreement_param_id: 5,
+          agreement_param_value: 'AG-1001',
+          eps_params: params({ name: `Ivan${c}Petrov` }),
+        },
         'eps_params.name',
       ).catch((e: Error) => assert.fail(`${label} name: ${e.message}`));
-      await refused(paymentA({ confirmation_return_url: `${SHOP}/back${c}x` }), 'eps_params.confirmation_return_url').catch((e: Error) => assert.fail(`${label} url: ${e.message}`));
+      await refused(
+        paymentA({ confirmation_return_url: `${SHOP}/back${c}x` }),
+        'eps_params.confirmation_return_url',
+      ).catch((e: Error) => assert.fail(`${label} url: ${e.message}`));
     }
   });
 
@@ -55,7 +93,10 @@ describe('relay: forwarded text is clean (issue 12.1)', () => {
       'http://shop。test:8080/paid',
       ' \u0000http://shop.test:8080/paid',
     ];
-    for (const url of bad) await refused(paymentA({ confirmation_return_url: url }), 'eps_params.confirmation_return_url').catch((e: Error) => assert.fail(`${JSON.stringify(url)}: ${e.message}`));
+    for (const url of bad)
+      await refused(paymentA({ confirmation_return_url: url }), 'eps_params.confirmation_return_url').catch(
+        (e: Error) => assert.fail(`${JSON.stringify(url)}: ${e.message}`),
+      );
   });
 
   it('a return URL is forwarded in its WHATWG serialisation, never the client’s text', async () => {
@@ -63,7 +104,9 @@ describe('relay: forwarded text is clean (issue 12.1)', () => {
     const res = await stack.post(paymentA({ confirmation_return_url: 'HTTP://Shop.Test:8080/a b/../paid?x=ä#frag' }));
     assert.equal(res.status, 201, await res.clone().text());
     const sent = epsCalls(stack).slice(before)[0]!;
-    const url = (sent.eps_params as { name: string; value: string }[]).find((p) => p.name === 'confirmation_return_url')!.value;
+    const url = (sent.eps_params as { name: string; value: string }[]).find(
+      (p) => p.name === 'confirmation_return_url',
+    )!.value;
     assert.equal(url, 'http://shop.test:8080/paid?x=%C3%A4#frag');
   });
 
@@ -86,7 +129,22 @@ describe('relay: a body that is not JSON is a 400 (issue 12.2)', () => {
 
   it('numbers JSON forbids are invalid_json, never paid', async () => {
     const before = epsCalls(stack).length;
-    for (const amount of ['0015', '015.5', '00.50', '+1', '.5', '1.', '-', '1.e2', '01e2', '- 1', '0x10', '1_000', 'Infinity', 'NaN']) {
+    for (const amount of [
+      '0015',
+      '015.5',
+      '00.50',
+      '+1',
+      '.5',
+      '1.',
+      '-',
+      '1.e2',
+      '01e2',
+      '- 1',
+      '0x10',
+      '1_000',
+      'Infinity',
+      'NaN',
+    ]) {
       const res = await stack.post(withAmount(amount));
       const body = (await res.json()) as { error: { code: string } };
       assert.equal(res.status, 400, `${amount}: ${JSON.stringify(body)}`);
@@ -96,12 +154,23 @@ describe('relay: a body that is not JSON is a 400 (issue 12.2)', () => {
   });
 
   it('valid JSON numbers are read exactly as written', async () => {
-    const answers: Record<string, number> = { '15': 201, '15.5': 201, '0.5': 201, '15 ': 201, '1e2': 422, '1.001': 422, '-0': 422, '0': 422 };
+    const answers: Record<string, number> = {
+      '15': 201,
+      '15.5': 201,
+      '0.5': 201,
+      '15 ': 201,
+      '1e2': 422,
+      '1.001': 422,
+      '-0': 422,
+      '0': 422,
+    };
     for (const [amount, status] of Object.entries(answers)) {
       const res = await stack.post(withAmount(amount));
       assert.equal(res.status, status, `${amount}: ${await res.text()}`);
     }
-    const last = epsCalls(stack).slice(-4).map((b) => b.amount);
+    const last = epsCalls(stack)
+      .slice(-4)
+      .map((b) => b.amount);
     assert.deepEqual(last, [15, 15.5, 0.5, 15]);
   });
 });

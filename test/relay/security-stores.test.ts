@@ -14,13 +14,19 @@ const code = async (res: Response) => ((await res.json()) as { error?: { code: s
 describe('relay: memory stays bounded under floods (issue 12.4)', () => {
   let stack: Stack;
   before(async () => {
-    stack = await startStack({ env: { IDEMPOTENCY_MAX_KEYS: '40', RATE_LIMIT_MAX_KEYS: '30', TRUST_PROXY: 'x-forwarded-for' } });
+    stack = await startStack({
+      env: { IDEMPOTENCY_MAX_KEYS: '40', RATE_LIMIT_MAX_KEYS: '30', TRUST_PROXY: 'x-forwarded-for' },
+    });
   });
   after(() => stack.close());
 
   it('at IDEMPOTENCY_MAX_KEYS a new keyed payment is a 503 with Retry-After; no key is evicted', async () => {
     const keys = Array.from({ length: 40 }, () => 'k'.repeat(200) + randomUUID());
-    for (const key of keys) assert.equal((await stack.post(paymentA(), { 'idempotency-key': key, 'x-forwarded-for': '198.51.100.1' })).status, 201);
+    for (const key of keys)
+      assert.equal(
+        (await stack.post(paymentA(), { 'idempotency-key': key, 'x-forwarded-for': '198.51.100.1' })).status,
+        201,
+      );
     const before = epsCalls(stack).length;
     const full = await stack.post(paymentA(), { 'idempotency-key': randomUUID(), 'x-forwarded-for': '198.51.100.1' });
     assert.equal(full.status, 503);
@@ -66,7 +72,8 @@ describe('relay: with Redis, keys live in Redis (issue 12.4)', () => {
   });
 
   it('the in-memory maximum does not apply', async () => {
-    for (let i = 0; i < 6; i += 1) assert.equal((await stack.post(paymentA(), { 'idempotency-key': randomUUID() })).status, 201);
+    for (let i = 0; i < 6; i += 1)
+      assert.equal((await stack.post(paymentA(), { 'idempotency-key': randomUUID() })).status, 201);
   });
 });
 
@@ -83,54 +90,62 @@ describe('relay: a Redis that stops answering costs about a second (issue 12.7)'
     await redis.stop();
   });
 
-  it('frozen: a keyed payment is a 503 within 2 s and reaches no billing; an unkeyed one is served; after the thaw nothing is paid twice', { timeout: 60_000 }, async () => {
-    const key = randomUUID();
-    const inFlight = randomUUID();
-    assert.equal((await stack.post(paymentA(), { 'idempotency-key': randomUUID() })).status, 201, 'through Redis');
+  it(
+    'frozen: a keyed payment is a 503 within 2 s and reaches no billing; an unkeyed one is served; after the thaw nothing is paid twice',
+    { timeout: 60_000 },
+    async () => {
+      const key = randomUUID();
+      const inFlight = randomUUID();
+      assert.equal((await stack.post(paymentA(), { 'idempotency-key': randomUUID() })).status, 201, 'through Redis');
 
-    // A payment whose key was claimed before the freeze is at the billing when Redis stops answering.
-    stack.sandbox.faults.epsPayments = { delayMs: 500, times: 1 };
-    const sentBefore = epsCalls(stack).length;
-    const paying = stack.post(paymentA(), { 'idempotency-key': inFlight });
-    for (let i = 0; i < 200 && epsCalls(stack).length === sentBefore; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
-    redis.freeze();
-    assert.equal((await paying).status, 201, 'the billing’s answer reaches the client');
+      // A payment whose key was claimed before the freeze is at the billing when Redis stops answering.
+      stack.sandbox.faults.epsPayments = { delayMs: 500, times: 1 };
+      const sentBefore = epsCalls(stack).length;
+      const paying = stack.post(paymentA(), { 'idempotency-key': inFlight });
+      for (let i = 0; i < 200 && epsCalls(stack).length === sentBefore; i += 1)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      redis.freeze();
+      assert.equal((await paying).status, 201, 'the billing’s answer reaches the client');
 
-    const before = epsCalls(stack).length;
-    let started = performance.now();
-    const keyed = await stack.post(paymentA(), { 'idempotency-key': key });
-    const keyedMs = performance.now() - started;
-    assert.equal(keyed.status, 503);
-    assert.ok(Number(keyed.headers.get('retry-after')) >= 1);
-    assert.equal(await code(keyed), 'store_unavailable');
-    assert.ok(keyedMs < 2_000, `answered in ${Math.round(keyedMs)} ms`);
-    assert.equal(epsCalls(stack).length, before, 'without the store, nothing is sent to the billing');
+      const before = epsCalls(stack).length;
+      let started = performance.now();
+      const keyed = await stack.post(paymentA(), { 'idempotency-key': key });
+      const keyedMs = performance.now() - started;
+      assert.equal(keyed.status, 503);
+      assert.ok(Number(keyed.headers.get('retry-after')) >= 1);
+      assert.equal(await code(keyed), 'store_unavailable');
+      assert.ok(keyedMs < 2_000, `answered in ${Math.round(keyedMs)} ms`);
+      assert.equal(epsCalls(stack).length, before, 'without the store, nothing is sent to the billing');
 
-    started = performance.now();
-    const unkeyed = await stack.post(paymentA());
-    const unkeyedMs = performance.now() - started;
-    assert.equal(unkeyed.status, 201, 'rate limits fall back to memory');
-    assert.ok(unkeyedMs < 2_000, `answered in ${Math.round(unkeyedMs)} ms`);
-    assert.equal(epsCalls(stack).length, before + 1);
+      started = performance.now();
+      const unkeyed = await stack.post(paymentA());
+      const unkeyedMs = performance.now() - started;
+      assert.equal(unkeyed.status, 201, 'rate limits fall back to memory');
+      assert.ok(unkeyedMs < 2_000, `answered in ${Math.round(unkeyedMs)} ms`);
+      assert.equal(epsCalls(stack).length, before + 1);
 
-    redis.thaw();
-    // The refused key is free again (its late claim let go), and the key paid before the freeze replays.
-    let retry: Response | undefined;
-    for (let i = 0; i < 40 && retry?.status !== 201; i += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      retry = await stack.post(paymentA(), { 'idempotency-key': key });
-      assert.ok([201, 409, 503].includes(retry.status), `retry: ${retry.status}`);
-    }
-    assert.equal(retry?.status, 201);
-    assert.equal(epsCalls(stack).length, before + 2, 'the refused payment is paid once, on its retry');
-    let replay: Response | undefined;
-    for (let i = 0; i < 40 && replay?.headers.get('idempotent-replayed') !== 'true'; i += 1) {
-      if (i) await new Promise((resolve) => setTimeout(resolve, 250));
-      replay = await stack.post(paymentA(), { 'idempotency-key': inFlight });
-      assert.ok([201, 409].includes(replay.status), `replay: ${replay.status}`);
-    }
-    assert.equal(replay?.headers.get('idempotent-replayed'), 'true');
-    assert.equal((await stack.post(paymentA(), { 'idempotency-key': key })).headers.get('idempotent-replayed'), 'true');
-    assert.equal(epsCalls(stack).length, before + 2, 'nothing paid twice');
-  });
+      redis.thaw();
+      // The refused key is free again (its late claim let go), and the key paid before the freeze replays.
+      let retry: Response | undefined;
+      for (let i = 0; i < 40 && retry?.status !== 201; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        retry = await stack.post(paymentA(), { 'idempotency-key': key });
+        assert.ok([201, 409, 503].includes(retry.status), `retry: ${retry.status}`);
+      }
+      assert.equal(retry?.status, 201);
+      assert.equal(epsCalls(stack).length, before + 2, 'the refused payment is paid once, on its retry');
+      let replay: Response | undefined;
+      for (let i = 0; i < 40 && replay?.headers.get('idempotent-replayed') !== 'true'; i += 1) {
+        if (i) await new Promise((resolve) => setTimeout(resolve, 250));
+        replay = await stack.post(paymentA(), { 'idempotency-key': inFlight });
+        assert.ok([201, 409].includes(replay.status), `replay: ${replay.status}`);
+      }
+      assert.equal(replay?.headers.get('idempotent-replayed'), 'true');
+      assert.equal(
+        (await stack.post(paymentA(), { 'idempotency-key': key })).headers.get('idempotent-replayed'),
+        'true',
+      );
+      assert.equal(epsCalls(stack).length, before + 2, 'nothing paid twice');
+    },
+  );
 });

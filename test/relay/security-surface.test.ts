@@ -25,13 +25,22 @@ describe('relay: client sessions (issue 12.8)', () => {
   let stack: Stack;
   before(async () => {
     stack = await startStack({
-      env: { SESSION_SECRET: SECRET, SESSION_MAX_AGE_SECONDS: '3600', RATE_LIMIT_SESSION: '4/60', RATE_LIMIT_SESSION_IP: '12/60', TRUST_PROXY: 'x-forwarded-for' },
+      env: {
+        SESSION_SECRET: SECRET,
+        SESSION_MAX_AGE_SECONDS: '3600',
+        RATE_LIMIT_SESSION: '4/60',
+        RATE_LIMIT_SESSION_IP: '12/60',
+        TRUST_PROXY: 'x-forwarded-for',
+      },
     });
   });
   after(() => stack.close());
 
   const call = (path: string, session: string, ip: string, method = 'GET') =>
-    fetch(`${stack.relay.url}${path}`, { method, headers: { origin: SHOP, authorization: `Bearer ${session}`, 'x-forwarded-for': ip } });
+    fetch(`${stack.relay.url}${path}`, {
+      method,
+      headers: { origin: SHOP, authorization: `Bearer ${session}`, 'x-forwarded-for': ip },
+    });
 
   it('older than SESSION_MAX_AGE_SECONDS, issued in the future or without iat: 401', async () => {
     const now = Math.floor(Date.now() / 1000);
@@ -45,31 +54,49 @@ describe('relay: client sessions (issue 12.8)', () => {
       assert.equal(res.status, 401, name);
       assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'session_invalid', name);
     }
-    assert.equal((await call('/session', await sign({ iat: now - 60, exp: now + 600 }), '198.51.100.9')).status, 200, 'a fresh one is fine');
+    assert.equal(
+      (await call('/session', await sign({ iat: now - 60, exp: now + 600 }), '198.51.100.9')).status,
+      200,
+      'a fresh one is fine',
+    );
   });
 
   it('per session: the fifth call of one session in a minute is a 429, across /session and /payment-methods', async () => {
     const session = await createClientSession({ agreementId: 1003 }, SECRET);
     const statuses = [];
-    for (const [i, [path, method]] of [['/session', 'GET'], ['/payment-methods', 'GET'], ['/payment-methods/999', 'DELETE'], ['/session', 'GET'], ['/payment-methods', 'GET']].entries()) {
+    for (const [i, [path, method]] of [
+      ['/session', 'GET'],
+      ['/payment-methods', 'GET'],
+      ['/payment-methods/999', 'DELETE'],
+      ['/session', 'GET'],
+      ['/payment-methods', 'GET'],
+    ].entries()) {
       const res = await call(path!, session, `203.0.113.${i}`, method);
       statuses.push(res.status);
       if (res.status === 429) assert.ok(Number(res.headers.get('retry-after')) >= 1);
     }
     assert.deepEqual(statuses, [200, 200, 404, 200, 429]);
     // Another session (agreement) is counted on its own.
-    assert.equal((await call('/session', await createClientSession({ agreementId: 1002 }, SECRET), '203.0.113.9')).status, 200);
+    assert.equal(
+      (await call('/session', await createClientSession({ agreementId: 1002 }, SECRET), '203.0.113.9')).status,
+      200,
+    );
   });
 
   it('per address: forged sessions count too, and the address is refused before any check', async () => {
     const statuses = [];
     for (let i = 0; i < 13; i += 1) {
       // The 13th, the one past the limit, is forged: refused for its address (429), not for its session (401).
-      const session = i % 2 === 0 ? 'forged.session.token' : await createClientSession({ agreementId: 2000 + i }, SECRET);
+      const session =
+        i % 2 === 0 ? 'forged.session.token' : await createClientSession({ agreementId: 2000 + i }, SECRET);
       statuses.push((await call('/payment-methods', session, '192.0.2.1')).status);
     }
     assert.equal(statuses.at(-1), 429);
-    assert.deepEqual(statuses.filter((_, i) => i % 2 === 0).slice(0, 6), [401, 401, 401, 401, 401, 401], 'forged sessions are counted, each refused for itself');
+    assert.deepEqual(
+      statuses.filter((_, i) => i % 2 === 0).slice(0, 6),
+      [401, 401, 401, 401, 401, 401],
+      'forged sessions are counted, each refused for itself',
+    );
     assert.ok(!statuses.slice(0, 12).includes(429), `limited early: ${statuses.join(' ')}`);
   });
 });
@@ -82,19 +109,34 @@ describe('relay: configuration of the surface (issue 12.8)', () => {
     ALLOWED_ORIGINS: 'https://shop.example',
   };
   it('BILLING_BASE_URL must be https unless loopback or BILLING_ALLOW_HTTP=true', () => {
-    assert.throws(() => loadConfig({ ...good, BILLING_BASE_URL: 'http://billing.example/api/rest/v1' }), (e: unknown) => e instanceof ConfigError && /BILLING_BASE_URL must be https/.test(e.message));
+    assert.throws(
+      () => loadConfig({ ...good, BILLING_BASE_URL: 'http://billing.example/api/rest/v1' }),
+      (e: unknown) => e instanceof ConfigError && /BILLING_BASE_URL must be https/.test(e.message),
+    );
     for (const url of ['https://billing.example', 'http://127.0.0.1:9', 'http://localhost:9', 'http://[::1]:9']) {
       assert.ok(loadConfig({ ...good, BILLING_BASE_URL: `${url}/api/rest/v1` }), url);
     }
-    assert.ok(loadConfig({ ...good, BILLING_BASE_URL: 'http://billing.internal/api/rest/v1', BILLING_ALLOW_HTTP: 'true' }));
-    assert.throws(() => loadConfig({ ...good, BILLING_BASE_URL: 'http://billing.internal/api/rest/v1', BILLING_ALLOW_HTTP: 'yes' }), /BILLING_ALLOW_HTTP/);
+    assert.ok(
+      loadConfig({ ...good, BILLING_BASE_URL: 'http://billing.internal/api/rest/v1', BILLING_ALLOW_HTTP: 'true' }),
+    );
+    assert.throws(
+      () => loadConfig({ ...good, BILLING_BASE_URL: 'http://billing.internal/api/rest/v1', BILLING_ALLOW_HTTP: 'yes' }),
+      /BILLING_ALLOW_HTTP/,
+    );
   });
 });
 
 describe('relay: the Node server and request ids (issue 12.8)', () => {
   let stack: Stack;
   before(async () => {
-    stack = await startStack({ env: { SERVER_HEADERS_TIMEOUT_MS: '400', SERVER_REQUEST_TIMEOUT_MS: '10000', SERVER_KEEP_ALIVE_TIMEOUT_MS: '300', SERVER_MAX_CONNECTIONS: '4' } });
+    stack = await startStack({
+      env: {
+        SERVER_HEADERS_TIMEOUT_MS: '400',
+        SERVER_REQUEST_TIMEOUT_MS: '10000',
+        SERVER_KEEP_ALIVE_TIMEOUT_MS: '300',
+        SERVER_MAX_CONNECTIONS: '4',
+      },
+    });
   });
   after(() => stack.close());
 
@@ -115,7 +157,8 @@ describe('relay: the Node server and request ids (issue 12.8)', () => {
     });
 
   it('a client’s X-Request-Id is kept only when short and of safe characters', async () => {
-    const id = async (value: string) => (await fetch(`${stack.relay.url}/healthz`, { headers: { 'x-request-id': value } })).headers.get('x-request-id');
+    const id = async (value: string) =>
+      (await fetch(`${stack.relay.url}/healthz`, { headers: { 'x-request-id': value } })).headers.get('x-request-id');
     assert.equal(await id('trace-abc_123='), 'trace-abc_123=');
     for (const bad of ['a'.repeat(65), 'a b', 'a\u00e9', '<script>', 'x;y', '../x']) {
       const got = await id(bad);
@@ -174,7 +217,9 @@ describe('relay: a slow stdout (issue 12.8)', () => {
       for (let i = 0; i < 100000; i += 1) log.info({ i, pad }, 'line');
       process.stderr.write(Math.round((process.memoryUsage().heapUsed - before) / 1048576) + '\\n');
     `;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.pause(); // never read
     let err = '';
     const measured = new Promise<void>((resolve) => {

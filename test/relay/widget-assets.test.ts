@@ -11,13 +11,21 @@ import { tmpdir } from 'node:os';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { writeBundleAssets } from '../../scripts/build-assets.js';
-import { loadWidgetAssets, pickEncoding, serveWidgetAssets, type BundleManifest } from '../../src/relay/widget-assets.js';
+import {
+  loadWidgetAssets,
+  pickEncoding,
+  serveWidgetAssets,
+  type BundleManifest,
+} from '../../src/relay/widget-assets.js';
 import { SHOP, startStack, type Stack } from './harness.js';
 
 const sri = (bytes: Uint8Array) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
 
 /** A GET over a real socket, the body as it came on the wire (fetch would decode it). */
-function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     request(url, { headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -53,7 +61,10 @@ describe('widget assets: a build served', () => {
     manifest = writeBundleAssets(dir);
     app = new Hono();
     const assets = loadWidgetAssets(dir);
-    app.get('/:file', serveWidgetAssets(() => assets));
+    app.get(
+      '/:file',
+      serveWidgetAssets(() => assets),
+    );
   });
   after(() => rmSync(dir, { recursive: true }));
 
@@ -92,7 +103,9 @@ describe('widget assets: a build served', () => {
       assert.equal(again.headers.get('etag'), etag);
       assert.equal(await again.text(), '');
     }
-    const otherEncoding = await app.request('/widget.js', { headers: { 'accept-encoding': 'gzip', 'if-none-match': etag } });
+    const otherEncoding = await app.request('/widget.js', {
+      headers: { 'accept-encoding': 'gzip', 'if-none-match': etag },
+    });
     assert.equal(otherEncoding.status, 200, 'the gzip form is other bytes');
   });
 
@@ -119,7 +132,9 @@ describe('widget assets: a build served', () => {
 
 describe('widget assets: the relay serves the real build', () => {
   let stack: Stack;
-  const manifest = JSON.parse(readFileSync(new URL('../../dist/bundles.json', import.meta.url), 'utf8')) as BundleManifest;
+  const manifest = JSON.parse(
+    readFileSync(new URL('../../dist/bundles.json', import.meta.url), 'utf8'),
+  ) as BundleManifest;
   before(async () => {
     stack = await startStack();
   });
@@ -140,11 +155,17 @@ describe('widget assets: the relay serves the real build', () => {
         assert.equal(sri(gunzipSync(gz.body)), integrity, `${path} gzip`);
         const plain = await rawGet(`${stack.relay.url}/${path}`);
         assert.equal(sri(plain.body), integrity, `${path} as it is`);
-        assert.ok(br.body.length < plain.body.length / 2.5, `${path}: ${br.body.length} B brotli of ${plain.body.length} B`);
+        assert.ok(
+          br.body.length < plain.body.length / 2.5,
+          `${path}: ${br.body.length} B brotli of ${plain.body.length} B`,
+        );
       }
       const hashed = await rawGet(`${stack.relay.url}/${file}`, { 'accept-encoding': 'br' });
       assert.equal(hashed.headers['cache-control'], 'public, max-age=31536000, immutable');
-      const again = await rawGet(`${stack.relay.url}/${file}`, { 'accept-encoding': 'br', 'if-none-match': String(hashed.headers.etag) });
+      const again = await rawGet(`${stack.relay.url}/${file}`, {
+        'accept-encoding': 'br',
+        'if-none-match': String(hashed.headers.etag),
+      });
       assert.equal(again.status, 304);
       assert.equal(again.body.length, 0);
     }

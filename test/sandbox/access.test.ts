@@ -29,11 +29,20 @@ describe('sandbox: access (authentication, token expiry, faults)', { concurrency
     });
 
     it('refuses a wrong password, a wrong user, a missing or malformed header with 401 and a Basic challenge', async () => {
-      for (const header of [basic('merchant', 'wrong'), basic('demo', 'p:ss wörd'), undefined, 'Basic !!!', 'Bearer abc']) {
+      for (const header of [
+        basic('merchant', 'wrong'),
+        basic('demo', 'p:ss wörd'),
+        undefined,
+        'Basic !!!',
+        'Bearer abc',
+      ]) {
         const res = await auth(header);
         assert.equal(res.status, 401, String(header));
         assert.match(res.headers.get('www-authenticate') ?? '', /^Basic realm=/);
-        assert.deepEqual(await res.json(), { code: 401, error: { message: 'valid HTTP Basic credentials are required' } });
+        assert.deepEqual(await res.json(), {
+          code: 401,
+          error: { message: 'valid HTTP Basic credentials are required' },
+        });
       }
     });
 
@@ -44,7 +53,9 @@ describe('sandbox: access (authentication, token expiry, faults)', { concurrency
       const unknown = await client.api('GET', '/tariffs', undefined, 'not-a-token');
       assert.equal(unknown.status, 401);
       assert.match(errorMessage(unknown), /not valid/);
-      const basicOnly = await fetch(`${client.sandbox.baseUrl}/payment_methods`, { headers: { authorization: basic('merchant', 'p:ss wörd') } });
+      const basicOnly = await fetch(`${client.sandbox.baseUrl}/payment_methods`, {
+        headers: { authorization: basic('merchant', 'p:ss wörd') },
+      });
       assert.equal(basicOnly.status, 401);
     });
 
@@ -62,7 +73,9 @@ describe('sandbox: access (authentication, token expiry, faults)', { concurrency
     it('a token issued with a 1-second lifetime says so and is refused once expired', async () => {
       const client = await start({ tokenTtlSeconds: 1 });
       try {
-        const res = await fetch(`${client.sandbox.baseUrl}/auth`, { headers: { authorization: basic('demo', 'demo-secret') } });
+        const res = await fetch(`${client.sandbox.baseUrl}/auth`, {
+          headers: { authorization: basic('demo', 'demo-secret') },
+        });
         const { response } = (await res.json()) as { response: { token: string; expires_in: number } };
         assert.equal(response.expires_in, 1);
         assert.equal((await client.api('GET', '/tariffs', undefined, response.token)).status, 200);
@@ -87,7 +100,8 @@ describe('sandbox: access (authentication, token expiry, faults)', { concurrency
     });
     after(() => client.close());
 
-    const auth = () => fetch(`${client.sandbox.baseUrl}/auth`, { headers: { authorization: basic('demo', 'demo-secret') } });
+    const auth = () =>
+      fetch(`${client.sandbox.baseUrl}/auth`, { headers: { authorization: basic('demo', 'demo-secret') } });
 
     it('status with times: the next payment requests fail with that status in the envelope, then the fault clears itself', async () => {
       const token = await client.token();
@@ -142,9 +156,16 @@ describe('sandbox: access (authentication, token expiry, faults)', { concurrency
       assert.equal((await client.control('POST', '/faults', { target: 'auth', ...slowReset })).status, 200);
       const set = await client.control('POST', '/faults', { target: 'eps_payments', ...busy });
       assert.deepEqual(set.body, { faults: { auth: slowReset, eps_payments: busy } });
-      assert.deepEqual({ ...client.sandbox.faults }, { auth: { drop: true, delayMs: 5, times: 3 }, epsPayments: { status: 429, retryAfter: 0, times: 2 } });
+      assert.deepEqual(
+        { ...client.sandbox.faults },
+        { auth: { drop: true, delayMs: 5, times: 3 }, epsPayments: { status: 429, retryAfter: 0, times: 2 } },
+      );
       client.sandbox.faults.auth = { garbage: '', drop: false };
-      assert.deepEqual((await client.control('GET', '/faults')).body, { faults: { auth: { garbage: '' }, eps_payments: busy } }, 'drop: false is no reset');
+      assert.deepEqual(
+        (await client.control('GET', '/faults')).body,
+        { faults: { auth: { garbage: '' }, eps_payments: busy } },
+        'drop: false is no reset',
+      );
     });
 
     it('a request stuck in a delay does not hold close() up', async () => {

@@ -16,7 +16,10 @@ import {
 import type { SandboxOptions } from '../../src/sandbox/server.js';
 
 /** On a fresh sandbox at 2026-04-10 09:00 (frozen): an agreement with "Office internet" (1140.00 a month) from then. */
-async function arrange(funds: number, options: SandboxOptions = {}): Promise<{ client: Client; agreement: number; subscription: number }> {
+async function arrange(
+  funds: number,
+  options: SandboxOptions = {},
+): Promise<{ client: Client; agreement: number; subscription: number }> {
   const client = await startFrozen(undefined, options);
   const agreement = await newAgreement(client);
   if (funds) await topUp(client, agreement, funds);
@@ -26,8 +29,10 @@ async function arrange(funds: number, options: SandboxOptions = {}): Promise<{ c
 }
 
 /** The events of one agreement (the seeded AG-1001 has its own life on the same clock). */
-const of = <E extends { agreement_id: number }>(agreement: number, events: readonly E[]) => events.filter((e) => e.agreement_id === agreement);
-const kinds = (agreement: number, events: ReadonlyArray<{ kind: string; agreement_id: number }>) => of(agreement, events).map((e) => e.kind);
+const of = <E extends { agreement_id: number }>(agreement: number, events: readonly E[]) =>
+  events.filter((e) => e.agreement_id === agreement);
+const kinds = (agreement: number, events: ReadonlyArray<{ kind: string; agreement_id: number }>) =>
+  of(agreement, events).map((e) => e.kind);
 
 describe('sandbox autopayments', () => {
   it('trigger 1: one day before a new period, once per period, for the recommended payment', async () => {
@@ -40,9 +45,10 @@ describe('sandbox autopayments', () => {
 
       const jump = await moveClock(client, { advance: 1 });
       assert.equal(jump.now, '2026-04-30T00:00:00.000Z');
-      assert.deepEqual(of(agreement, jump.events).map((e) => [e.at, e.kind, e.trigger, e.amount, e.payment_method_id]), [
-        ['2026-04-30 00:00:00', 'autopayment', 'before_period', '1140.00', method],
-      ]);
+      assert.deepEqual(
+        of(agreement, jump.events).map((e) => [e.at, e.kind, e.trigger, e.amount, e.payment_method_id]),
+        [['2026-04-30 00:00:00', 'autopayment', 'before_period', '1140.00', method]],
+      );
       assert.equal(balance(client, agreement), '1140.00');
 
       const renewal = await moveClock(client, { to: '2026-05-01T00:00:00Z' });
@@ -65,10 +71,13 @@ describe('sandbox autopayments', () => {
       const method = await saveMethod(client, agreement);
       const jump = client.sandbox.advance('2026-05-01T00:00:00Z');
       assert.deepEqual(autopayments(client, agreement), []);
-      assert.deepEqual(of(agreement, jump.events).map((e) => [e.at, e.kind, e.trigger, e.payment_method_id]), [
-        ['2026-04-28 00:00:00', 'autopayment_skipped', 'before_period', method],
-        ['2026-05-01 00:00:00', 'charge', undefined, undefined],
-      ]);
+      assert.deepEqual(
+        of(agreement, jump.events).map((e) => [e.at, e.kind, e.trigger, e.payment_method_id]),
+        [
+          ['2026-04-28 00:00:00', 'autopayment_skipped', 'before_period', method],
+          ['2026-05-01 00:00:00', 'charge', undefined, undefined],
+        ],
+      );
       assert.equal(balance(client, agreement), '0.00');
 
       client.sandbox.advance('2026-05-29T00:00:00Z');
@@ -85,12 +94,15 @@ describe('sandbox autopayments', () => {
       // Saved after the day-before check: only the blocking can fire.
       const method = await saveMethod(client, agreement);
       const jump = await moveClock(client, { to: '2026-05-01T06:00:00Z' });
-      assert.deepEqual(of(agreement, jump.events).map((e) => [e.at, e.kind, e.trigger ?? null, e.amount ?? null]), [
-        ['2026-05-01 00:00:00', 'blocked', null, null],
-        ['2026-05-01 00:00:00', 'autopayment', 'blocking', '1140.00'],
-        ['2026-05-01 00:00:00', 'charge', null, '1140.00'],
-        ['2026-05-01 00:00:00', 'unblocked', null, null],
-      ]);
+      assert.deepEqual(
+        of(agreement, jump.events).map((e) => [e.at, e.kind, e.trigger ?? null, e.amount ?? null]),
+        [
+          ['2026-05-01 00:00:00', 'blocked', null, null],
+          ['2026-05-01 00:00:00', 'autopayment', 'blocking', '1140.00'],
+          ['2026-05-01 00:00:00', 'charge', null, '1140.00'],
+          ['2026-05-01 00:00:00', 'unblocked', null, null],
+        ],
+      );
       assert.deepEqual(autopayments(client, agreement), [['2026-05-01 00:00:00', 'blocking', '1140.00', method]]);
       assert.equal(stateOf(client, subscription), 'active');
       assert.equal(balance(client, agreement), '0.00');
@@ -124,7 +136,10 @@ describe('sandbox autopayments', () => {
       client.sandbox.advance('2026-04-20T00:00:00Z');
       const patch = await client.api('PATCH', `/subscriptions/${subscription}`, {
         change_start_date: '2026-04-15 00:00:00',
-        services: [{ ...INTERNET, modifier: { new_price: 1300 } }, { tariff_service_id: 12, multiplicator: 1 }],
+        services: [
+          { ...INTERNET, modifier: { new_price: 1300 } },
+          { tariff_service_id: 12, multiplicator: 1 },
+        ],
       });
       assert.equal(patch.status, 200);
       assert.equal(balance(client, agreement), '-165.33');
@@ -146,7 +161,10 @@ describe('sandbox autopayments', () => {
       assert.equal(deleted.status, 200);
       const jump = client.sandbox.advance('P2M');
       assert.deepEqual(autopayments(client, agreement), []);
-      assert.ok(!of(agreement, jump.events).some((e) => e.kind.startsWith('autopayment')), 'no trigger even looks at a disabled method');
+      assert.ok(
+        !of(agreement, jump.events).some((e) => e.kind.startsWith('autopayment')),
+        'no trigger even looks at a disabled method',
+      );
       assert.equal(stateOf(client, subscription), 'blocked');
       assert.equal(client.sandbox.store.subscriptions.get(subscription)!.billing.since, '2026-05-01 00:00:00');
     } finally {

@@ -1,6 +1,18 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { INTERNET, STATIC_IP, balance, errorMessage, ledger, newAgreement, startFrozen, stateOf, subscribe, topUp, type Client } from './helpers.js';
+import {
+  INTERNET,
+  STATIC_IP,
+  balance,
+  errorMessage,
+  ledger,
+  newAgreement,
+  startFrozen,
+  stateOf,
+  subscribe,
+  topUp,
+  type Client,
+} from './helpers.js';
 
 /** Runs `body` on a fresh sandbox whose clock stands still at `at`, and closes it. */
 async function on(at: string | undefined, body: (client: Client) => Promise<void>): Promise<void> {
@@ -13,16 +25,22 @@ async function on(at: string | undefined, body: (client: Client) => Promise<void
 }
 
 const now = (client: Client) => client.sandbox.clock.now().getTime();
-const recommended = (client: Client, agreementId: number) => client.sandbox.billing.recommendedPayment(agreementId, now(client));
+const recommended = (client: Client, agreementId: number) =>
+  client.sandbox.billing.recommendedPayment(agreementId, now(client));
 const journalKinds = (client: Client, subscriptionId: number) =>
-  client.sandbox.store.journal.filter((e) => e.subscription_id === subscriptionId && e.kind !== 'version').map((e) => [e.at, e.kind]);
+  client.sandbox.store.journal
+    .filter((e) => e.subscription_id === subscriptionId && e.kind !== 'version')
+    .map((e) => [e.at, e.kind]);
 
 describe('sandbox billing: versions of a subscription', () => {
   it('a PATCH from the 15th changes the charges from the 15th and not before', () =>
     on(undefined, async (client) => {
       const agreement = await newAgreement(client);
       await topUp(client, agreement, 5000);
-      const id = await subscribe(client, agreement, { services: [INTERNET], subscription_start_date: '2026-05-01 00:00:00' });
+      const id = await subscribe(client, agreement, {
+        services: [INTERNET],
+        subscription_start_date: '2026-05-01 00:00:00',
+      });
       assert.equal(stateOf(client, id), 'scheduled');
       const patch = await client.api('PATCH', `/subscriptions/${id}`, {
         change_start_date: '2026-05-15 00:00:00',
@@ -31,7 +49,11 @@ describe('sandbox billing: versions of a subscription', () => {
       assert.deepEqual(patch.body, { code: 200, response: { subscription_id: id, version: 2 } });
 
       client.sandbox.advance('2026-05-14T23:59:59Z');
-      assert.deepEqual(ledger(client, agreement), [['2026-05-01 00:00:00', 'charge', '-990.00', 1]], 'May is charged in advance with version 1');
+      assert.deepEqual(
+        ledger(client, agreement),
+        [['2026-05-01 00:00:00', 'charge', '-990.00', 1]],
+        'May is charged in advance with version 1',
+      );
 
       client.sandbox.advance(1000);
       // May has 31 days; from the 15th on, 17 of them cost 1300.00 instead of 990.00: 310.00 × 17 / 31 = 170.00.
@@ -43,16 +65,29 @@ describe('sandbox billing: versions of a subscription', () => {
       assert.deepEqual(ledger(client, agreement).at(-1), ['2026-06-01 00:00:00', 'charge', '-1300.00', 2]);
       assert.equal(balance(client, agreement), '2540.00');
       const versions = client.sandbox.store.subscriptions.get(id)!.versions;
-      assert.deepEqual(versions.map((v) => [v.version, v.starts_at]), [[1, '2026-05-01 00:00:00'], [2, '2026-05-15 00:00:00']], 'the history is kept');
+      assert.deepEqual(
+        versions.map((v) => [v.version, v.starts_at]),
+        [
+          [1, '2026-05-01 00:00:00'],
+          [2, '2026-05-15 00:00:00'],
+        ],
+        'the history is kept',
+      );
     }));
 
   it('a change back-dated to the 15th, made on the 20th, charges the same difference at once', () =>
     on(undefined, async (client) => {
       const agreement = await newAgreement(client);
       await topUp(client, agreement, 5000);
-      const id = await subscribe(client, agreement, { services: [INTERNET], subscription_start_date: '2026-05-01 00:00:00' });
+      const id = await subscribe(client, agreement, {
+        services: [INTERNET],
+        subscription_start_date: '2026-05-01 00:00:00',
+      });
       client.sandbox.advance('2026-05-20T00:00:00Z');
-      const patch = await client.api('PATCH', `/subscriptions/${id}`, { change_start_date: '2026-05-15 00:00:00', services: [{ ...INTERNET, modifier: { new_price: 1300 } }] });
+      const patch = await client.api('PATCH', `/subscriptions/${id}`, {
+        change_start_date: '2026-05-15 00:00:00',
+        services: [{ ...INTERNET, modifier: { new_price: 1300 } }],
+      });
       assert.equal(patch.status, 200);
       assert.deepEqual(ledger(client, agreement), [
         ['2026-05-01 00:00:00', 'charge', '-990.00', 1],
@@ -64,8 +99,14 @@ describe('sandbox billing: versions of a subscription', () => {
     on(undefined, async (client) => {
       const agreement = await newAgreement(client);
       await topUp(client, agreement, 990);
-      const id = await subscribe(client, agreement, { services: [INTERNET], subscription_start_date: '2026-05-01 00:00:00' });
-      await client.api('PATCH', `/subscriptions/${id}`, { change_start_date: '2026-05-15 00:00:00', services: [{ ...INTERNET, modifier: { new_price: 680 } }] });
+      const id = await subscribe(client, agreement, {
+        services: [INTERNET],
+        subscription_start_date: '2026-05-01 00:00:00',
+      });
+      await client.api('PATCH', `/subscriptions/${id}`, {
+        change_start_date: '2026-05-15 00:00:00',
+        services: [{ ...INTERNET, modifier: { new_price: 680 } }],
+      });
       client.sandbox.advance('2026-05-20T00:00:00Z');
       assert.deepEqual(ledger(client, agreement), [
         ['2026-05-01 00:00:00', 'charge', '-990.00', 1],
@@ -79,8 +120,16 @@ describe('sandbox billing: versions of a subscription', () => {
       const agreement = await newAgreement(client);
       await topUp(client, agreement, 3000);
       // Tariff 2: storage 250.00 a month; period 2 is one month, period 3 three months.
-      const id = await subscribe(client, agreement, { tariff_id: 2, period_id: 2, services: [{ tariff_service_id: 21, multiplicator: 1 }], subscription_start_date: '2026-05-01 00:00:00' });
-      const patch = await client.api('PATCH', `/subscriptions/${id}`, { change_start_date: '2026-05-16 00:00:00', period_id: 3 });
+      const id = await subscribe(client, agreement, {
+        tariff_id: 2,
+        period_id: 2,
+        services: [{ tariff_service_id: 21, multiplicator: 1 }],
+        subscription_start_date: '2026-05-01 00:00:00',
+      });
+      const patch = await client.api('PATCH', `/subscriptions/${id}`, {
+        change_start_date: '2026-05-16 00:00:00',
+        period_id: 3,
+      });
       assert.equal(patch.status, 200);
       client.sandbox.advance('2026-06-01T00:00:00Z');
       // May 16–31 of the month are credited (250.00 × 16/31); the quarter April–June is charged from May 16: 750.00 × 46/91.
@@ -93,10 +142,16 @@ describe('sandbox billing: versions of a subscription', () => {
       assert.equal(new Date(billing.next_start).toISOString(), '2026-07-01T00:00:00.000Z');
       assert.equal(billing.period?.months, 3);
 
-      const late = await client.api('PATCH', `/subscriptions/${id}`, { change_start_date: '2026-05-10 00:00:00', period_id: 2 });
+      const late = await client.api('PATCH', `/subscriptions/${id}`, {
+        change_start_date: '2026-05-10 00:00:00',
+        period_id: 2,
+      });
       assert.equal(late.status, 400);
       assert.match(errorMessage(late), /^change_start_date must be later than the start of the current version/);
-      const past = await client.api('PATCH', `/subscriptions/${id}`, { change_start_date: '2026-05-31 00:00:00', period_id: 2 });
+      const past = await client.api('PATCH', `/subscriptions/${id}`, {
+        change_start_date: '2026-05-31 00:00:00',
+        period_id: 2,
+      });
       assert.equal(past.status, 400);
       assert.match(errorMessage(past), /^change_start_date: a change of the period length cannot start in the past/);
     }));
@@ -105,12 +160,23 @@ describe('sandbox billing: versions of a subscription', () => {
     on(undefined, async (client) => {
       const agreement = await newAgreement(client);
       await topUp(client, agreement, 1000);
-      await subscribe(client, agreement, { services: [{ ...STATIC_IP, multiplicator: 1.5 }], subscription_start_date: '2026-05-01 00:00:00' });
+      await subscribe(client, agreement, {
+        services: [{ ...STATIC_IP, multiplicator: 1.5 }],
+        subscription_start_date: '2026-05-01 00:00:00',
+      });
       client.sandbox.advance('2026-05-01T00:00:00Z');
       assert.deepEqual(ledger(client, agreement), [['2026-05-01 00:00:00', 'charge', '-225.00', 1]]);
-      const refused = await client.api('POST', '/subscriptions', { agreement_id: agreement, tariff_id: 1, period_id: 1, services: [{ ...STATIC_IP, multiplicator: 1.0000001 }] });
+      const refused = await client.api('POST', '/subscriptions', {
+        agreement_id: agreement,
+        tariff_id: 1,
+        period_id: 1,
+        services: [{ ...STATIC_IP, multiplicator: 1.0000001 }],
+      });
       assert.equal(refused.status, 400);
-      assert.match(errorMessage(refused), /^services\[0\]\.multiplicator: expected a quantity with at most six decimals/);
+      assert.match(
+        errorMessage(refused),
+        /^services\[0\]\.multiplicator: expected a quantity with at most six decimals/,
+      );
     }));
 });
 
@@ -178,18 +244,31 @@ describe('sandbox billing: charging, blocking and activation', () => {
       await topUp(client, agreement, 500);
       const waiting = await subscribe(client, agreement, { subscription_start_date: '2026-04-10 09:00:00' });
       client.sandbox.advance('2026-04-25T00:00:00Z');
-      assert.equal(stateOf(client, waiting), 'awaiting_activation', 'the rest of April (228.00) is now within 500.00, but no money arrived');
+      assert.equal(
+        stateOf(client, waiting),
+        'awaiting_activation',
+        'the rest of April (228.00) is now within 500.00, but no money arrived',
+      );
       await topUp(client, agreement, 0.01);
       assert.equal(stateOf(client, waiting), 'active');
       assert.deepEqual(ledger(client, agreement), [['2026-04-25 00:00:00', 'charge', '-228.00', 1]]);
 
       const other = await newAgreement(client);
       await topUp(client, other, 990);
-      const internet = await subscribe(client, other, { services: [INTERNET], subscription_start_date: '2026-05-01 00:00:00' });
-      const ip = await subscribe(client, other, { services: [STATIC_IP], subscription_start_date: '2026-05-01 00:00:00' });
+      const internet = await subscribe(client, other, {
+        services: [INTERNET],
+        subscription_start_date: '2026-05-01 00:00:00',
+      });
+      const ip = await subscribe(client, other, {
+        services: [STATIC_IP],
+        subscription_start_date: '2026-05-01 00:00:00',
+      });
       client.sandbox.advance('2026-05-20T00:00:00Z');
       assert.deepEqual([stateOf(client, internet), stateOf(client, ip)], ['active', 'awaiting_activation']);
-      await client.api('PATCH', `/subscriptions/${internet}`, { change_start_date: '2026-05-15 00:00:00', services: [{ ...INTERNET, modifier: { new_price: 680 } }] });
+      await client.api('PATCH', `/subscriptions/${internet}`, {
+        change_start_date: '2026-05-15 00:00:00',
+        services: [{ ...INTERNET, modifier: { new_price: 680 } }],
+      });
       assert.equal(stateOf(client, ip), 'active', 'the credit of 170.00 pays the rest of May for the IP (58.06)');
       assert.deepEqual(ledger(client, other), [
         ['2026-05-01 00:00:00', 'charge', '-990.00', 1],

@@ -1,9 +1,25 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatMinorUnits } from '../../src/eps/amount.js';
-import { addMonths, nextHalfPast, parseTimestamp, periodContaining, timestamp } from '../../src/sandbox/billing/calendar.js';
+import {
+  addMonths,
+  nextHalfPast,
+  parseTimestamp,
+  periodContaining,
+  timestamp,
+} from '../../src/sandbox/billing/calendar.js';
 import { SandboxClock, addDuration, moveTarget, parseDuration, parseInstant } from '../../src/sandbox/billing/clock.js';
-import { INTERNET, moveClock, newAgreement, saveMethod, start, startFrozen, subscribe, topUp, type Client } from './helpers.js';
+import {
+  INTERNET,
+  moveClock,
+  newAgreement,
+  saveMethod,
+  start,
+  startFrozen,
+  subscribe,
+  topUp,
+  type Client,
+} from './helpers.js';
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -11,12 +27,19 @@ const iso = (ms: number) => new Date(ms).toISOString();
 describe('sandbox calendar', () => {
   it('periods are aligned to the calendar: months from the 1st, quarters from January, April, July, October', () => {
     const month = periodContaining(at('2026-02-15T12:00:00Z'), 1);
-    assert.deepEqual([iso(month.start), iso(month.end), month.months], ['2026-02-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z', 1]);
+    assert.deepEqual(
+      [iso(month.start), iso(month.end), month.months],
+      ['2026-02-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z', 1],
+    );
     const quarter = periodContaining(at('2026-05-16T00:00:00Z'), 3);
     assert.deepEqual([iso(quarter.start), iso(quarter.end)], ['2026-04-01T00:00:00.000Z', '2026-07-01T00:00:00.000Z']);
     const december = periodContaining(at('2026-12-31T23:59:59Z'), 1);
     assert.equal(iso(december.end), '2027-01-01T00:00:00.000Z');
-    assert.equal(iso(periodContaining(at('2026-03-01T00:00:00Z'), 1).start), '2026-03-01T00:00:00.000Z', 'a boundary starts its period');
+    assert.equal(
+      iso(periodContaining(at('2026-03-01T00:00:00Z'), 1).start),
+      '2026-03-01T00:00:00.000Z',
+      'a boundary starts its period',
+    );
     assert.throws(() => periodContaining(0, 0), RangeError);
   });
 
@@ -46,7 +69,10 @@ describe('sandbox clock', () => {
     assert.equal(clock.now().toISOString(), '2026-04-10T09:00:00.000Z');
     clock.moveTo(at('2026-04-11T00:00:00Z'));
     assert.equal(clock.now().toISOString(), '2026-04-11T00:00:00.000Z');
-    assert.throws(() => clock.moveTo(at('2026-04-10T00:00:00Z')), { name: 'RangeError', message: 'the clock only moves forward' });
+    assert.throws(() => clock.moveTo(at('2026-04-10T00:00:00Z')), {
+      name: 'RangeError',
+      message: 'the clock only moves forward',
+    });
     assert.equal(clock.millis(), at('2026-04-11T00:00:00Z'));
   });
 
@@ -72,7 +98,8 @@ describe('sandbox clock', () => {
     assert.deepEqual(parseDuration('P1Y2M'), { months: 14, ms: 0 });
     assert.deepEqual(parseDuration('p2w'), { months: 0, ms: 14 * 86_400_000 });
     assert.deepEqual(parseDuration('P1DT12H'), { months: 0, ms: 36 * 3_600_000 });
-    for (const bad of ['P', 'PT', 'P1DT', '1D', 'P-1D', 'P1.5D', 'PT1H2D', '']) assert.equal(parseDuration(bad), null, bad);
+    for (const bad of ['P', 'PT', 'P1DT', '1D', 'P-1D', 'P1.5D', 'PT1H2D', ''])
+      assert.equal(parseDuration(bad), null, bad);
     assert.equal(iso(addDuration(at('2026-01-31T00:00:00Z'), parseDuration('P1M')!)), '2026-02-28T00:00:00.000Z');
   });
 
@@ -82,7 +109,8 @@ describe('sandbox clock', () => {
     assert.equal(parseInstant('2026-11-30 00:00:00'), at('2026-11-30T00:00:00Z'));
     assert.equal(parseInstant('2026-11-30T00:00'), at('2026-11-30T00:00:00Z'), 'as a datetime-local field sends it');
     assert.equal(parseInstant('2026-11-30'), at('2026-11-30T00:00:00Z'));
-    for (const bad of ['2026-02-30', '2026-11-30T24:00:00Z', 'tomorrow', '30.11.2026', '2026-11-30Z']) assert.ok(Number.isNaN(parseInstant(bad)), bad);
+    for (const bad of ['2026-02-30', '2026-11-30T24:00:00Z', 'tomorrow', '30.11.2026', '2026-11-30Z'])
+      assert.ok(Number.isNaN(parseInstant(bad)), bad);
   });
 
   it('a move is forward, at most ten years, and either advance or to', () => {
@@ -90,12 +118,19 @@ describe('sandbox clock', () => {
     assert.deepEqual(moveTarget(now, { advance: 'P1D' }, 's'), { target: at('2026-04-11T09:00:00Z') });
     assert.deepEqual(moveTarget(now, { advance: 3600 }, 's'), { target: at('2026-04-10T10:00:00Z') });
     assert.deepEqual(moveTarget(now, { advance: 1500 }, 'ms'), { target: now + 1500 });
-    assert.deepEqual(moveTarget(now, { to: '2026-04-10T09:00:00Z' }, 's'), { target: now }, 'to now is allowed and does nothing');
+    assert.deepEqual(
+      moveTarget(now, { to: '2026-04-10T09:00:00Z' }, 's'),
+      { target: now },
+      'to now is allowed and does nothing',
+    );
     const error = (request: Record<string, unknown>) => {
       const result = moveTarget(now, request, 's');
       return 'error' in result ? result.error : `moved to ${iso(result.target)}`;
     };
-    assert.match(error({ to: '2026-04-10T08:59:59Z' }), /^to: the clock only moves forward; 2026-04-10T08:59:59\.000Z is before the sandbox time 2026-04-10T09:00:00\.000Z/);
+    assert.match(
+      error({ to: '2026-04-10T08:59:59Z' }),
+      /^to: the clock only moves forward; 2026-04-10T08:59:59\.000Z is before the sandbox time 2026-04-10T09:00:00\.000Z/,
+    );
     assert.match(error({ advance: -5 }), /^advance: a positive number of seconds/);
     assert.match(error({ advance: 0 }), /^advance: a positive number/);
     assert.match(error({ advance: 'P0D' }), /^advance: the duration must be longer than zero/);
@@ -110,9 +145,18 @@ describe('sandbox clock', () => {
 
 const clockUrl = (client: Client) => `${client.sandbox.url}/sandbox/clock`;
 const postJson = (client: Client, body: unknown, type = 'application/json') =>
-  fetch(clockUrl(client), { method: 'POST', headers: { 'content-type': type, authorization: client.basic }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  fetch(clockUrl(client), {
+    method: 'POST',
+    headers: { 'content-type': type, authorization: client.basic },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 const postForm = (client: Client, fields: Record<string, string>) =>
-  fetch(`${client.sandbox.url}/clock`, { method: 'POST', headers: { authorization: client.basic }, body: new URLSearchParams(fields), redirect: 'manual' });
+  fetch(`${client.sandbox.url}/clock`, {
+    method: 'POST',
+    headers: { authorization: client.basic },
+    body: new URLSearchParams(fields),
+    redirect: 'manual',
+  });
 
 describe('sandbox clock: POST /sandbox/clock and the in-process API', () => {
   let client: Client;
@@ -123,11 +167,16 @@ describe('sandbox clock: POST /sandbox/clock and the in-process API', () => {
 
   const now = () => client.sandbox.clock.now().toISOString();
 
-  it('GET /sandbox/clock tells the time, whether it stands still, how far it was moved, and N; the sandbox\'s credentials are needed', async () => {
+  it("GET /sandbox/clock tells the time, whether it stands still, how far it was moved, and N; the sandbox's credentials are needed", async () => {
     assert.equal((await fetch(clockUrl(client))).status, 401);
     const res = await fetch(clockUrl(client), { headers: { authorization: client.basic } });
     assert.equal(res.status, 200);
-    assert.deepEqual(await res.json(), { now: '2026-04-10T09:00:00.000Z', frozen: true, moved_by_seconds: 0, autopayment_lead_days: 1 });
+    assert.deepEqual(await res.json(), {
+      now: '2026-04-10T09:00:00.000Z',
+      frozen: true,
+      moved_by_seconds: 0,
+      autopayment_lead_days: 1,
+    });
     assert.equal(client.sandbox.clock.frozen, true);
   });
 
@@ -139,8 +188,14 @@ describe('sandbox clock: POST /sandbox/clock and the in-process API', () => {
     const month = await moveClock(client, { to: '2026-05-01T00:00:00Z' });
     assert.equal(now(), '2026-05-01T00:00:00.000Z');
     // The seeded AG-1001 has 0.00 and cannot pay May.
-    assert.deepEqual(month.events.map((e) => [e.at, e.kind, e.agreement_id]), [['2026-05-01 00:00:00', 'blocked', 1001]]);
-    assert.match(month.events[0]!.text, /^Subscription 1 \(Office internet\): the balance does not cover the period 2026-05-01 – 2026-06-01 \(1140\.00\): financial blocking$/);
+    assert.deepEqual(
+      month.events.map((e) => [e.at, e.kind, e.agreement_id]),
+      [['2026-05-01 00:00:00', 'blocked', 1001]],
+    );
+    assert.match(
+      month.events[0]!.text,
+      /^Subscription 1 \(Office internet\): the balance does not cover the period 2026-05-01 – 2026-06-01 \(1140\.00\): financial blocking$/,
+    );
   });
 
   it('refuses a move backwards and malformed requests, with a message, and does not move', async () => {
@@ -164,7 +219,7 @@ describe('sandbox clock: POST /sandbox/clock and the in-process API', () => {
     assert.equal(now(), before);
   });
 
-  it('the pages\' forms move it and come back to the page they came from (a local path only)', async () => {
+  it("the pages' forms move it and come back to the page they came from (a local path only)", async () => {
     const before = Date.parse(now());
     const res = await postForm(client, { advance: 'PT1H', return_to: '/agreements/1001' });
     assert.equal(res.status, 303);
@@ -189,7 +244,10 @@ describe('sandbox clock: POST /sandbox/clock and the in-process API', () => {
     assert.equal(jump.to, '2026-05-03T00:00:00.000Z');
     client.sandbox.clock.advanceTo(new Date('2026-05-04T00:00:00Z'));
     assert.equal(now(), '2026-05-04T00:00:00.000Z');
-    assert.throws(() => client.sandbox.advance('2026-05-01T00:00:00Z'), { name: 'RangeError', message: /only moves forward/ });
+    assert.throws(() => client.sandbox.advance('2026-05-01T00:00:00Z'), {
+      name: 'RangeError',
+      message: /only moves forward/,
+    });
     assert.throws(() => client.sandbox.clock.advanceTo('someday'), RangeError);
   });
 });
@@ -201,7 +259,13 @@ describe('sandbox clock: a jump fires every trigger in time order, once', () => 
     await topUp(client, renewing, 783.75);
     const renewingSub = await subscribe(client, renewing, { subscription_start_date: '2026-04-10 09:00:00' });
     await saveMethod(client, renewing);
-    await client.api('PATCH', `/subscriptions/${renewingSub}`, { change_start_date: '2026-05-15 00:00:00', services: [{ ...INTERNET, modifier: { new_price: 1300 } }, { tariff_service_id: 12, multiplicator: 1 }] });
+    await client.api('PATCH', `/subscriptions/${renewingSub}`, {
+      change_start_date: '2026-05-15 00:00:00',
+      services: [
+        { ...INTERNET, modifier: { new_price: 1300 } },
+        { tariff_service_id: 12, multiplicator: 1 },
+      ],
+    });
     const waiting = await newAgreement(client, 'Waiting LLC');
     await subscribe(client, waiting, { subscription_start_date: '2026-04-20 00:00:00' });
     await saveMethod(client, waiting);
@@ -213,8 +277,19 @@ describe('sandbox clock: a jump fires every trigger in time order, once', () => 
 
   const history = (client: Client) => ({
     journal: client.sandbox.store.journal.map((e) => [e.at, e.kind, e.agreement_id, e.trigger ?? '', e.amount ?? '']),
-    ledger: client.sandbox.store.ledger.map((e) => [e.at, e.kind, e.agreement_id, formatMinorUnits(e.amount), formatMinorUnits(e.balance_after)]),
-    autopayments: [...client.sandbox.store.autopayments.values()].map((a) => [a.at, a.trigger, a.agreement_id, formatMinorUnits(a.amount)]),
+    ledger: client.sandbox.store.ledger.map((e) => [
+      e.at,
+      e.kind,
+      e.agreement_id,
+      formatMinorUnits(e.amount),
+      formatMinorUnits(e.balance_after),
+    ]),
+    autopayments: [...client.sandbox.store.autopayments.values()].map((a) => [
+      a.at,
+      a.trigger,
+      a.agreement_id,
+      formatMinorUnits(a.amount),
+    ]),
   });
 
   it('one jump of two months does exactly what seven-hour steps do, in time order, each trigger once', async () => {
@@ -239,21 +314,31 @@ describe('sandbox clock: a jump fires every trigger in time order, once', () => 
       assert.deepEqual(times, [...times].sort(), 'in time order');
       const autopayments = history(jumping).autopayments;
       assert.equal(new Set(autopayments.map((a) => a.join())).size, autopayments.length, 'each once');
-      const names = new Map([[lateJ - 2, 'renewing'], [lateJ - 1, 'waiting'], [lateJ, 'late']]);
-      assert.deepEqual(autopayments.map(([at, trigger, agreement, amount]) => [at, trigger, names.get(Number(agreement)), amount]), [
-        // A day before the first period of "waiting" (20–30 April: 11 of 30 days).
-        ['2026-04-19 00:00:00', 'before_period', 'waiting', '418.00'],
-        ['2026-04-30 00:00:00', 'before_period', 'renewing', '1140.00'],
-        ['2026-04-30 00:00:00', 'before_period', 'waiting', '1140.00'],
-        ['2026-05-01 00:00:00', 'blocking', 'late', '1140.00'],
-        // The price rise from 15 May (17 of 31 days × 310.00 = 170.00) leaves "renewing" below zero: the sweep pays
-        // that and the next period at 1450.00.
-        ['2026-05-15 00:30:00', 'hourly', 'renewing', '1620.00'],
-        ['2026-05-31 00:00:00', 'before_period', 'waiting', '1140.00'],
-        ['2026-05-31 00:00:00', 'before_period', 'late', '1140.00'],
+      const names = new Map([
+        [lateJ - 2, 'renewing'],
+        [lateJ - 1, 'waiting'],
+        [lateJ, 'late'],
       ]);
+      assert.deepEqual(
+        autopayments.map(([at, trigger, agreement, amount]) => [at, trigger, names.get(Number(agreement)), amount]),
+        [
+          // A day before the first period of "waiting" (20–30 April: 11 of 30 days).
+          ['2026-04-19 00:00:00', 'before_period', 'waiting', '418.00'],
+          ['2026-04-30 00:00:00', 'before_period', 'renewing', '1140.00'],
+          ['2026-04-30 00:00:00', 'before_period', 'waiting', '1140.00'],
+          ['2026-05-01 00:00:00', 'blocking', 'late', '1140.00'],
+          // The price rise from 15 May (17 of 31 days × 310.00 = 170.00) leaves "renewing" below zero: the sweep pays
+          // that and the next period at 1450.00.
+          ['2026-05-15 00:30:00', 'hourly', 'renewing', '1620.00'],
+          ['2026-05-31 00:00:00', 'before_period', 'waiting', '1140.00'],
+          ['2026-05-31 00:00:00', 'before_period', 'late', '1140.00'],
+        ],
+      );
       assert.ok(
-        history(jumping).journal.some(([at, kind, agreement]) => at === '2026-05-31 00:00:00' && kind === 'autopayment_skipped' && agreement === lateJ - 2),
+        history(jumping).journal.some(
+          ([at, kind, agreement]) =>
+            at === '2026-05-31 00:00:00' && kind === 'autopayment_skipped' && agreement === lateJ - 2,
+        ),
         '"renewing" already holds June: nothing to pay',
       );
       // Nothing is left to do: a move of zero length fires nothing.

@@ -58,13 +58,22 @@ describe('sandbox: POST /eps_payments', () => {
       15: '7707083893',
     };
     for (const [kind, value] of Object.entries(values)) {
-      const created = await client.pay(payment('C', {}, { agreement_param_id: Number(kind), agreement_param_value: value }));
+      const created = await client.pay(
+        payment('C', {}, { agreement_param_id: Number(kind), agreement_param_value: value }),
+      );
       assert.equal(agreementOf(created.payment_id), 1001, `kind ${kind} = ${value}`);
     }
   });
 
   it('scopes lookups: values of the other client find agreement 1002, and a client-level kind takes the first agreement', async () => {
-    const other: Array<[number, string]> = [[5, 'AG-1002'], [1, 'other'], [7, 'other@example.com'], [10, '2'], [15, '7728168971'], [11, '1002']];
+    const other: Array<[number, string]> = [
+      [5, 'AG-1002'],
+      [1, 'other'],
+      [7, 'other@example.com'],
+      [10, '2'],
+      [15, '7728168971'],
+      [11, '1002'],
+    ];
     for (const [kind, value] of other) {
       const created = await client.pay(payment('C', {}, { agreement_param_id: kind, agreement_param_value: value }));
       assert.equal(agreementOf(created.payment_id), 1002, `kind ${kind} = ${value}`);
@@ -73,7 +82,9 @@ describe('sandbox: POST /eps_payments', () => {
     const offer = await client.pay(payment('C', {}, { agreement_param_id: 11, agreement_param_value: '1003' }));
     assert.equal(agreementOf(offer.payment_id), 1003);
     // E-mail and full name ignore case and extra spaces.
-    const email = await client.pay(payment('C', {}, { agreement_param_id: 7, agreement_param_value: ' Client@Example.COM ' }));
+    const email = await client.pay(
+      payment('C', {}, { agreement_param_id: 7, agreement_param_value: ' Client@Example.COM ' }),
+    );
     assert.equal(agreementOf(email.payment_id), 1001);
     const name = await client.pay(payment('C', {}, { agreement_param_id: 4, agreement_param_value: 'ivan   petrov' }));
     assert.equal(agreementOf(name.payment_id), 1001);
@@ -81,9 +92,22 @@ describe('sandbox: POST /eps_payments', () => {
 
   it('answers 404 "agreement not found" when the lookup finds nothing, and stores no payment', async () => {
     const before = client.sandbox.store.payments.size;
-    const misses: Array<[number, string]> = [[5, 'AG-9999'], [1, 'nobody'], [7, 'x@example.com'], [10, '99'], [11, '1'], [14, '1001'], [15, '500100732259'], [11, 'abc']];
+    const misses: Array<[number, string]> = [
+      [5, 'AG-9999'],
+      [1, 'nobody'],
+      [7, 'x@example.com'],
+      [10, '99'],
+      [11, '1'],
+      [14, '1001'],
+      [15, '500100732259'],
+      [11, 'abc'],
+    ];
     for (const [kind, value] of misses) {
-      const answer = await client.api('POST', '/eps_payments', payment('C', {}, { agreement_param_id: kind, agreement_param_value: value }));
+      const answer = await client.api(
+        'POST',
+        '/eps_payments',
+        payment('C', {}, { agreement_param_id: kind, agreement_param_value: value }),
+      );
       assert.equal(answer.status, 404, `kind ${kind} = ${value}`);
       assert.deepEqual(answer.body, { code: 404, error: { message: 'agreement not found' } });
     }
@@ -126,18 +150,36 @@ describe('sandbox: POST /eps_payments', () => {
     assert.match(errorMessage(number), /^agreement_param_value: expected string/);
   });
 
-  it('validates eps_params with the shared model and the billing\'s rules: unknown names, missing required ones, enable_autopayments only with saving', async () => {
+  it("validates eps_params with the shared model and the billing's rules: unknown names, missing required ones, enable_autopayments only with saving", async () => {
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [payment('C', { is_autopayment: true }), /eps_params\.is_autopayment: .*\(unknown_param\)/],
       [payment('A', { enable_autopayments: true }), /eps_params\.enable_autopayments: .*\(link_rule\)/],
-      [payment('A', { enable_autopayments: 'true', save_payment_method: 'false' }), /eps_params\.enable_autopayments: .*\(link_rule\)/],
+      [
+        payment('A', { enable_autopayments: 'true', save_payment_method: 'false' }),
+        /eps_params\.enable_autopayments: .*\(link_rule\)/,
+      ],
       [payment('A', { save_payment_method: 'yes' }), /eps_params\.save_payment_method: .*\(boolean\)/],
       [{ ...payment('C'), eps_params: [] }, /eps_params\.return_url: .*\(required\)/],
-      [payment('A', { confirmation_return_url: 'javascript:alert(1)' }), /eps_params\.confirmation_return_url: .*\(url\)/],
+      [
+        payment('A', { confirmation_return_url: 'javascript:alert(1)' }),
+        /eps_params\.confirmation_return_url: .*\(url\)/,
+      ],
       [payment('B', { is_autopayment: 'yes' }), /eps_params\.is_autopayment: .*\(boolean\)/],
-      [{ ...payment('C'), eps_params: [...params({ return_url: 'https://a.example/' }), ...params({ return_url: 'https://b.example/' })] }, /duplicate_param/],
+      [
+        {
+          ...payment('C'),
+          eps_params: [
+            ...params({ return_url: 'https://a.example/' }),
+            ...params({ return_url: 'https://b.example/' }),
+          ],
+        },
+        /duplicate_param/,
+      ],
       [{ ...payment('C'), eps_params: [{ name: 'return_url' }] }, /^eps_params\[0\]\.value: required$/],
-      [{ ...payment('C'), eps_params: [{ name: '__proto__', value: { return_url: 'https://evil.example/' } }] }, /eps_params\.__proto__: .*\(unknown_param\)/],
+      [
+        { ...payment('C'), eps_params: [{ name: '__proto__', value: { return_url: 'https://evil.example/' } }] },
+        /eps_params\.__proto__: .*\(unknown_param\)/,
+      ],
     ];
     for (const [body, expected] of cases) {
       const answer = await client.api('POST', '/eps_payments', body);
@@ -164,7 +206,10 @@ describe('sandbox: POST /eps_payments', () => {
       body: JSON.stringify(payment('C')),
     });
     assert.equal(text.status, 415);
-    const empty = await fetch(`${client.sandbox.baseUrl}/eps_payments`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    const empty = await fetch(`${client.sandbox.baseUrl}/eps_payments`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
     assert.equal(empty.status, 400);
     assert.deepEqual(await empty.json(), { code: 400, error: { message: 'a JSON body is required' } });
     const huge = await client.api('POST', '/eps_payments', { ...payment('C'), pad: 'x'.repeat(70_000) });
@@ -178,10 +223,27 @@ describe('sandbox: POST /eps_payments', () => {
     await client.api('POST', '/eps_payments?trace=1', body, token);
     await client.api('POST', '/eps_payments', body, 'stale');
     const [authCall, ok, refused] = client.sandbox.calls.slice(before);
-    assert.deepEqual({ ...authCall, authorization: authCall?.authorization?.slice(0, 6) }, {
-      method: 'GET', path: '/auth', query: '', authorization: 'Basic ', body: undefined, rawBody: '', status: 200,
+    assert.deepEqual(
+      { ...authCall, authorization: authCall?.authorization?.slice(0, 6) },
+      {
+        method: 'GET',
+        path: '/auth',
+        query: '',
+        authorization: 'Basic ',
+        body: undefined,
+        rawBody: '',
+        status: 200,
+      },
+    );
+    assert.deepEqual(ok, {
+      method: 'POST',
+      path: '/eps_payments',
+      query: 'trace=1',
+      authorization: `Bearer ${token}`,
+      body,
+      rawBody: JSON.stringify(body),
+      status: 201,
     });
-    assert.deepEqual(ok, { method: 'POST', path: '/eps_payments', query: 'trace=1', authorization: `Bearer ${token}`, body, rawBody: JSON.stringify(body), status: 201 });
     assert.equal(refused?.status, 401);
     assert.equal(refused?.authorization, 'Bearer stale');
     assert.deepEqual(refused?.body, body);
@@ -190,12 +252,19 @@ describe('sandbox: POST /eps_payments', () => {
 
 describe('sandbox: options', () => {
   it('takes its own eps_uuid values and builds hosted-page links on publicUrl', async () => {
-    const client = await start({ epsUuids: { A: 'uuid-a', B: 'uuid-b', C: 'uuid-c' }, publicUrl: 'https://sandbox.example/' });
+    const client = await start({
+      epsUuids: { A: 'uuid-a', B: 'uuid-b', C: 'uuid-c' },
+      publicUrl: 'https://sandbox.example/',
+    });
     try {
       const created = await client.pay(payment('C', {}, { eps_uuid: 'uuid-c' }));
       assert.equal(created.confirmation_url, `https://sandbox.example/pay/${created.payment_id}`);
       assert.equal(client.sandbox.store.payments.get(created.payment_id)?.system, 'C');
-      assert.equal((await client.api('POST', '/eps_payments', payment('C'))).status, 400, 'the default sandbox-eps-c is not one of them');
+      assert.equal(
+        (await client.api('POST', '/eps_payments', payment('C'))).status,
+        400,
+        'the default sandbox-eps-c is not one of them',
+      );
     } finally {
       await client.close();
     }

@@ -66,7 +66,11 @@ export async function start(options: SandboxOptions = {}): Promise<Client> {
     async control(method, path, body) {
       const headers: Record<string, string> = { authorization: basic };
       if (body !== undefined) headers['content-type'] = 'application/json';
-      const res = await fetch(`${sandbox.url}/sandbox${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(`${sandbox.url}/sandbox${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
     },
     basic,
@@ -81,10 +85,15 @@ export async function start(options: SandboxOptions = {}): Promise<Client> {
   return client;
 }
 
-export const params = (record: Record<string, unknown>) => Object.entries(record).map(([name, value]) => ({ name, value }));
+export const params = (record: Record<string, unknown>) =>
+  Object.entries(record).map(([name, value]) => ({ name, value }));
 
 /** A valid payment of `system` to agreement AG-1001; `extra` adds or overrides eps_params. */
-export function payment(system: 'A' | 'B' | 'C', extra: Record<string, unknown> = {}, fields: Record<string, unknown> = {}) {
+export function payment(
+  system: 'A' | 'B' | 'C',
+  extra: Record<string, unknown> = {},
+  fields: Record<string, unknown> = {},
+) {
   const base = {
     A: { confirmation_type: 'redirect', confirmation_return_url: `${SHOP}/back` },
     B: { confirmation_return_url: `${SHOP}/ok` },
@@ -140,13 +149,21 @@ export async function newAgreement(client: Client, organization = 'Test Client L
 
 /** Pays `amount` into an agreement through system C and its hosted page. */
 export async function topUp(client: Client, agreementId: number, amount: number): Promise<void> {
-  const created = await client.pay(payment('C', {}, { amount, agreement_param_id: 11, agreement_param_value: String(agreementId) }));
+  const created = await client.pay(
+    payment('C', {}, { amount, agreement_param_id: 11, agreement_param_value: String(agreementId) }),
+  );
   assert.equal((await decide(created.confirmation_url, 'pay')).status, 303);
 }
 
 /** Saves a method with autopayment for an agreement by a link-only payment of A (the balance does not change); its id. */
 export async function saveMethod(client: Client, agreementId: number): Promise<number> {
-  const created = await client.pay(payment('A', { ...AUTOPAY_A, cancel_payment: true }, { amount: 1, agreement_param_id: 11, agreement_param_value: String(agreementId) }));
+  const created = await client.pay(
+    payment(
+      'A',
+      { ...AUTOPAY_A, cancel_payment: true },
+      { amount: 1, agreement_param_id: 11, agreement_param_value: String(agreementId) },
+    ),
+  );
   assert.equal((await decide(created.confirmation_url, 'pay')).status, 303);
   return client.sandbox.store.payments.get(created.payment_id)!.payment_method_id!;
 }
@@ -156,7 +173,11 @@ export const INTERNET = { tariff_service_id: 11, multiplicator: 1 };
 export const STATIC_IP = { tariff_service_id: 12, multiplicator: 1 };
 
 /** `POST /subscriptions` on tariff 1, monthly; its id. */
-export async function subscribe(client: Client, agreementId: number, fields: Record<string, unknown> = {}): Promise<number> {
+export async function subscribe(
+  client: Client,
+  agreementId: number,
+  fields: Record<string, unknown> = {},
+): Promise<number> {
   const answer = await client.api('POST', '/subscriptions', {
     agreement_id: agreementId,
     tariff_id: 1,
@@ -203,7 +224,9 @@ export function ledger(client: Client, agreementId: number, kinds: readonly stri
 
 /** The agreement's autopayments as `[at, trigger, amount text, method]`. */
 export function autopayments(client: Client, agreementId: number) {
-  return client.sandbox.store.autopaymentsOf(agreementId).map((a) => [a.at, a.trigger, formatMinorUnits(a.amount), a.payment_method_id] as const);
+  return client.sandbox.store
+    .autopaymentsOf(agreementId)
+    .map((a) => [a.at, a.trigger, formatMinorUnits(a.amount), a.payment_method_id] as const);
 }
 
 export function balance(client: Client, agreementId: number): string {

@@ -12,7 +12,10 @@ describe('sandbox: hosted payment page', () => {
 
   const store = () => client.sandbox.store;
   const balance = (id = 1001) => store().agreements.get(id)!.balance;
-  const methodsOf = (paymentId: number) => [...store().paymentMethods.values()].filter((m) => store().payments.get(paymentId)?.payment_method_id === m.payment_method_id);
+  const methodsOf = (paymentId: number) =>
+    [...store().paymentMethods.values()].filter(
+      (m) => store().payments.get(paymentId)?.payment_method_id === m.payment_method_id,
+    );
 
   it('shows the system, the amount, the agreement and whether the method is saved, with two plain form buttons and no script', async () => {
     const created = await client.pay(payment('A', AUTOPAY_A, { amount: 1500.5 }));
@@ -48,9 +51,19 @@ describe('sandbox: hosted payment page', () => {
     assert.equal(store().payments.get(created.payment_id)?.status, 'succeeded');
     const [method, ...more] = methodsOf(created.payment_id);
     assert.equal(more.length, 0);
-    assert.deepEqual({ ...method, payment_method_id: 0, created_at: '' }, {
-      payment_method_id: 0, agreement_id: 1001, enable_auto_payments: true, status: 2, method: 'bank_card', title: 'Visa •••• 4242', system: 'A', created_at: '',
-    });
+    assert.deepEqual(
+      { ...method, payment_method_id: 0, created_at: '' },
+      {
+        payment_method_id: 0,
+        agreement_id: 1001,
+        enable_auto_payments: true,
+        status: 2,
+        method: 'bank_card',
+        title: 'Visa •••• 4242',
+        system: 'A',
+        created_at: '',
+      },
+    );
     assert.match(method!.created_at, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   });
 
@@ -87,9 +100,15 @@ describe('sandbox: hosted payment page', () => {
     assert.equal(res.status, 303);
     assert.equal(res.headers.get('location'), `${SHOP}/fail?from=b&payment_id=${withFail.payment_id}&status=declined`);
     const withoutFail = await client.pay(payment('B', { is_autopayment: true }));
-    assert.equal((await decide(withoutFail.confirmation_url, 'decline')).headers.get('location'), `${SHOP}/ok?payment_id=${withoutFail.payment_id}&status=declined`);
+    assert.equal(
+      (await decide(withoutFail.confirmation_url, 'decline')).headers.get('location'),
+      `${SHOP}/ok?payment_id=${withoutFail.payment_id}&status=declined`,
+    );
     const a = await client.pay(payment('A', AUTOPAY_A));
-    assert.equal((await decide(a.confirmation_url, 'decline')).headers.get('location'), `${SHOP}/back?payment_id=${a.payment_id}&status=declined`);
+    assert.equal(
+      (await decide(a.confirmation_url, 'decline')).headers.get('location'),
+      `${SHOP}/back?payment_id=${a.payment_id}&status=declined`,
+    );
     assert.equal(balance(), start);
     assert.equal(store().paymentMethods.size, methods);
     assert.equal(store().payments.get(a.payment_id)?.status, 'declined');
@@ -143,9 +162,13 @@ describe('sandbox: hosted payment page', () => {
     assert.equal(store().payments.get(created.payment_id)?.status, 'pending');
   });
 
-  it('refuses a decision over 4 KB with a 413 page like every other refusal (HTML, under the pages\' CSP), without deciding', async () => {
+  it("refuses a decision over 4 KB with a 413 page like every other refusal (HTML, under the pages' CSP), without deciding", async () => {
     const created = await client.pay(payment('C'));
-    const res = await fetch(created.confirmation_url, { method: 'POST', body: new URLSearchParams({ decision: 'pay', note: 'x'.repeat(5000) }), redirect: 'manual' });
+    const res = await fetch(created.confirmation_url, {
+      method: 'POST',
+      body: new URLSearchParams({ decision: 'pay', note: 'x'.repeat(5000) }),
+      redirect: 'manual',
+    });
     assert.equal(res.status, 413);
     assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
     assert.match(res.headers.get('content-security-policy') ?? '', /default-src 'none'/);
@@ -154,8 +177,14 @@ describe('sandbox: hosted payment page', () => {
   });
 
   it('the client card lists agreements, balances, saved methods and payments, escaped, with no credentials', async () => {
-    const created = await client.pay(payment('B', { is_autopayment: true }, { agreement_param_id: 7, agreement_param_value: 'client@example.com' }));
-    const user = await client.api('POST', '/users', { type: 1, organization: '<b>Acme & Co</b>', email: 'acme@example.com' });
+    const created = await client.pay(
+      payment('B', { is_autopayment: true }, { agreement_param_id: 7, agreement_param_value: 'client@example.com' }),
+    );
+    const user = await client.api('POST', '/users', {
+      type: 1,
+      organization: '<b>Acme & Co</b>',
+      email: 'acme@example.com',
+    });
     assert.equal(user.status, 201);
     await decide(created.confirmation_url, 'pay');
     const res = await fetch(`${client.sandbox.url}/`);
@@ -163,8 +192,13 @@ describe('sandbox: hosted payment page', () => {
     assert.match(res.headers.get('content-security-policy') ?? '', /default-src 'none'/);
     const page = await res.text();
     assert.match(page, /Demo LLC/);
-    assert.ok(page.includes(`Agreement AG-1001 (id 1001) · balance <span class="num">${formatMinorUnits(balance())}</span>`));
-    assert.match(page, /Visa •••• 4242[\s\S]*<span class="ok">active<\/span> <small[^>]*>code 2<\/small>[\s\S]*connected/);
+    assert.ok(
+      page.includes(`Agreement AG-1001 (id 1001) · balance <span class="num">${formatMinorUnits(balance())}</span>`),
+    );
+    assert.match(
+      page,
+      /Visa •••• 4242[\s\S]*<span class="ok">active<\/span> <small[^>]*>code 2<\/small>[\s\S]*connected/,
+    );
     assert.match(page, /email = client@example\.com/);
     assert.match(page, /Second Client LLC[\s\S]*AG-1002/);
     assert.doesNotMatch(page, /demo-secret|Basic |Bearer /);
@@ -179,7 +213,11 @@ describe('sandbox: payment methods', () => {
   before(async () => {
     client = await start();
     // Three saved methods: A and B on agreement 1001, B on agreement 1002.
-    for (const body of [payment('A', AUTOPAY_A), payment('B', { is_autopayment: true }), payment('B', { is_autopayment: true }, { agreement_param_value: 'AG-1002' })]) {
+    for (const body of [
+      payment('A', AUTOPAY_A),
+      payment('B', { is_autopayment: true }),
+      payment('B', { is_autopayment: true }, { agreement_param_value: 'AG-1002' }),
+    ]) {
       const created = await client.pay(body);
       await decide(created.confirmation_url, 'pay');
     }
@@ -199,7 +237,16 @@ describe('sandbox: payment methods', () => {
   it('lists methods with their fields; status_list=2 selects the active ones', async () => {
     const answer = await client.api('GET', '/payment_methods?status_list=2');
     const [first] = (answer.body.response as { payment_methods: Array<Record<string, unknown>> }).payment_methods;
-    assert.deepEqual(Object.keys(first!).sort(), ['agreement_id', 'created_at', 'enable_auto_payments', 'method', 'payment_method_id', 'status', 'system', 'title']);
+    assert.deepEqual(Object.keys(first!).sort(), [
+      'agreement_id',
+      'created_at',
+      'enable_auto_payments',
+      'method',
+      'payment_method_id',
+      'status',
+      'system',
+      'title',
+    ]);
     assert.equal(first!.enable_auto_payments, true);
     assert.equal(first!.status, 2);
     assert.deepEqual(await list('?status_list=2'), ids);
@@ -218,17 +265,32 @@ describe('sandbox: payment methods', () => {
     const [target] = ids;
     const answer = await client.api('DELETE', `/payment_methods/${target}`);
     assert.equal(answer.status, 200);
-    assert.deepEqual(answer.body, { code: 200, response: { payment_method_id: target, status: 3, enable_auto_payments: false } });
+    assert.deepEqual(answer.body, {
+      code: 200,
+      response: { payment_method_id: target, status: 3, enable_auto_payments: false },
+    });
     const stored = client.sandbox.store.paymentMethods.get(target!);
     assert.equal(stored?.status, 3);
     assert.equal(stored?.enable_auto_payments, false);
 
     const active = ids.slice(1);
-    for (const query of ['?status_list=2', '?status_list[]=2', '?status_list=[2]', '?status_list=%5B2%5D', '?status_list%5B%5D=2']) {
+    for (const query of [
+      '?status_list=2',
+      '?status_list[]=2',
+      '?status_list=[2]',
+      '?status_list=%5B2%5D',
+      '?status_list%5B%5D=2',
+    ]) {
       assert.deepEqual(await list(query), active, query);
     }
-    for (const query of ['?status_list=3', '?status_list[]=3', '?status_list=[3]']) assert.deepEqual(await list(query), [target], query);
-    for (const query of ['?status_list=2,3', '?status_list=2&status_list=3', '?status_list[]=2&status_list[]=3', '?status_list=[2,3]']) {
+    for (const query of ['?status_list=3', '?status_list[]=3', '?status_list=[3]'])
+      assert.deepEqual(await list(query), [target], query);
+    for (const query of [
+      '?status_list=2,3',
+      '?status_list=2&status_list=3',
+      '?status_list[]=2&status_list[]=3',
+      '?status_list=[2,3]',
+    ]) {
       assert.deepEqual(await list(query), ids, query);
     }
     // Deleting again is harmless.
@@ -236,7 +298,13 @@ describe('sandbox: payment methods', () => {
   });
 
   it('refuses a status_list that is not a list of integers', async () => {
-    for (const query of ['?status_list=active', '?status_list=', '?status_list=[2', '?status_list=2.5', '?status_list=["2"]']) {
+    for (const query of [
+      '?status_list=active',
+      '?status_list=',
+      '?status_list=[2',
+      '?status_list=2.5',
+      '?status_list=["2"]',
+    ]) {
       const answer = await client.api('GET', `/payment_methods${query}`);
       assert.equal(answer.status, 400, query);
       assert.match(errorMessage(answer), /^status_list: /);

@@ -51,16 +51,29 @@ function startProcess(): Promise<string> {
   });
 }
 
-async function request(method: string, path: string, init: { body?: unknown; authorization?: string } = {}): Promise<Answer> {
+async function request(
+  method: string,
+  path: string,
+  init: { body?: unknown; authorization?: string } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (init.authorization) headers.authorization = init.authorization;
   if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${url}${path}`, { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : { text } };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : { text },
+  };
 }
 
-const control = (method: string, path: string, body?: unknown) => request(method, `/sandbox${path}`, { body, authorization: BASIC });
+const control = (method: string, path: string, body?: unknown) =>
+  request(method, `/sandbox${path}`, { body, authorization: BASIC });
 
 async function token(): Promise<string> {
   const answer = await request('GET', '/api/rest/v1/auth', { authorization: BASIC });
@@ -76,9 +89,25 @@ async function api(method: string, path: string, body?: unknown): Promise<Answer
 const params = (record: Record<string, unknown>) => Object.entries(record).map(([name, value]) => ({ name, value }));
 
 /** A payment of system C (or A/B with `eps_params`), found by `kind` = `value`. */
-function payment(kind: number, value: string, amount = 100, system: 'A' | 'B' | 'C' = 'C', extra: Record<string, unknown> = {}) {
-  const base = { A: { confirmation_type: 'redirect', confirmation_return_url: `${SHOP}/back` }, B: {}, C: { return_url: `${SHOP}/back` } }[system];
-  return { eps_uuid: `sandbox-eps-${system.toLowerCase()}`, amount, agreement_param_id: kind, agreement_param_value: value, eps_params: params({ ...base, ...extra }) };
+function payment(
+  kind: number,
+  value: string,
+  amount = 100,
+  system: 'A' | 'B' | 'C' = 'C',
+  extra: Record<string, unknown> = {},
+) {
+  const base = {
+    A: { confirmation_type: 'redirect', confirmation_return_url: `${SHOP}/back` },
+    B: {},
+    C: { return_url: `${SHOP}/back` },
+  }[system];
+  return {
+    eps_uuid: `sandbox-eps-${system.toLowerCase()}`,
+    amount,
+    agreement_param_id: kind,
+    agreement_param_value: value,
+    eps_params: params({ ...base, ...extra }),
+  };
 }
 
 /** Creates a payment and decides it on the hosted page's form; the payment id. */
@@ -86,7 +115,11 @@ async function pay(body: ReturnType<typeof payment>, decision = 'pay'): Promise<
   const created = await api('POST', '/eps_payments', body);
   assert.equal(created.status, 201, JSON.stringify(created.body));
   const { payment_id, confirmation_url } = created.body.response as { payment_id: number; confirmation_url: string };
-  const res = await fetch(confirmation_url, { method: 'POST', body: new URLSearchParams({ decision }), redirect: 'manual' });
+  const res = await fetch(confirmation_url, {
+    method: 'POST',
+    body: new URLSearchParams({ decision }),
+    redirect: 'manual',
+  });
   assert.equal(res.status, 303);
   return payment_id;
 }
@@ -99,12 +132,23 @@ const report = async (agreementId: number) => {
 
 /** Saves a card with autopayment for an agreement by a test payment of A that is cancelled (no money moves). */
 const saveCard = (agreementId: number) =>
-  pay(payment(11, String(agreementId), 1, 'A', { save_payment_method: true, enable_autopayments: true, preferred_method: true, cancel_payment: true }));
+  pay(
+    payment(11, String(agreementId), 1, 'A', {
+      save_payment_method: true,
+      enable_autopayments: true,
+      preferred_method: true,
+      cancel_payment: true,
+    }),
+  );
 
 const move = async (body: Record<string, unknown>) => {
   const answer = await control('POST', '/clock', body);
   assert.equal(answer.status, 200, JSON.stringify(answer.body));
-  return answer.body as { from: string; now: string; events: { at: string; kind: string; agreement_id: number; trigger?: string; amount?: string }[] };
+  return answer.body as {
+    from: string;
+    now: string;
+    events: { at: string; kind: string; agreement_id: number; trigger?: string; amount?: string }[];
+  };
 };
 
 describe('sandbox reference: only the documented HTTP API, against the sandbox process', () => {
@@ -121,13 +165,25 @@ describe('sandbox reference: only the documented HTTP API, against the sandbox p
   });
 
   it('starts from SANDBOX_START, frozen, with N = 1, the token lifetime of SANDBOX_TOKEN_TTL', async () => {
-    assert.deepEqual((await control('GET', '/clock')).body, { now: START, frozen: true, moved_by_seconds: 0, autopayment_lead_days: 1 });
+    assert.deepEqual((await control('GET', '/clock')).body, {
+      now: START,
+      frozen: true,
+      moved_by_seconds: 0,
+      autopayment_lead_days: 1,
+    });
     assert.deepEqual((await control('GET', '/settings')).body, { autopayment_lead_days: 1, token_ttl_seconds: 600 });
   });
 
   it('the control API needs the Basic credentials or the control token; a billing token does not open it', async () => {
     assert.equal((await request('GET', '/sandbox/clock')).status, 401);
-    assert.equal((await request('GET', '/sandbox/clock', { authorization: `Basic ${Buffer.from('merchant:wrong').toString('base64')}` })).status, 401);
+    assert.equal(
+      (
+        await request('GET', '/sandbox/clock', {
+          authorization: `Basic ${Buffer.from('merchant:wrong').toString('base64')}`,
+        })
+      ).status,
+      401,
+    );
     assert.equal((await request('GET', '/sandbox/clock', { authorization: `Bearer ${await token()}` })).status, 401);
     assert.equal((await request('POST', '/sandbox/reset', { authorization: 'Bearer nope' })).status, 401);
     assert.equal((await request('GET', '/sandbox/clock', { authorization: `Bearer ${CONTROL_TOKEN}` })).status, 200);
@@ -161,7 +217,11 @@ describe('sandbox reference: only the documented HTTP API, against the sandbox p
       assert.equal(created.status, 201, `${kind} ${value}: ${JSON.stringify(created.body)}`);
       const id = created.body.response.payment_id as number;
       const found = (await report(agreementId)).payments.find((p: { payment_id: number }) => p.payment_id === id);
-      assert.deepEqual([found?.agreement_param_id, found?.agreement_param_value], [kind, value], `${kind} ${value} → ${agreementId}`);
+      assert.deepEqual(
+        [found?.agreement_param_id, found?.agreement_param_value],
+        [kind, value],
+        `${kind} ${value} → ${agreementId}`,
+      );
     }
     const missing = await api('POST', '/eps_payments', payment(5, 'AG-9999'));
     assert.equal(missing.status, 404);
@@ -177,10 +237,21 @@ describe('sandbox reference: only the documented HTTP API, against the sandbox p
     assert.equal(after.balance, '1500.50');
     assert.equal(after.recommended_payment, '0.00');
     assert.deepEqual(after.ledger.at(-1), {
-      entry_id: after.ledger.at(-1).entry_id, at: '2026-04-10 09:00:00', kind: 'payment', amount: '1500.50', balance_after: '1500.50',
-      description: `Payment no. ${paid} through system C`, payment_id: paid,
+      entry_id: after.ledger.at(-1).entry_id,
+      at: '2026-04-10 09:00:00',
+      kind: 'payment',
+      amount: '1500.50',
+      balance_after: '1500.50',
+      description: `Payment no. ${paid} through system C`,
+      payment_id: paid,
     });
-    assert.deepEqual(after.payments.map((p: { status: string; credited: boolean }) => [p.status, p.credited]), [['succeeded', true], ['declined', false]]);
+    assert.deepEqual(
+      after.payments.map((p: { status: string; credited: boolean }) => [p.status, p.credited]),
+      [
+        ['succeeded', true],
+        ['declined', false],
+      ],
+    );
   });
 
   it('moving the clock to the next period charges it, and the move answers what happened', async () => {
@@ -192,9 +263,10 @@ describe('sandbox reference: only the documented HTTP API, against the sandbox p
     const after = await report(1001);
     assert.equal(after.balance, '0.00');
     assert.deepEqual(after.ledger.filter((e: { kind: string }) => e.kind === 'charge').at(-1).amount, '-1140.00');
-    assert.deepEqual(after.subscriptions.map((s: { state: string; current_period: unknown }) => [s.state, s.current_period]), [
-      ['active', { start: '2026-05-01 00:00:00', end: '2026-06-01 00:00:00' }],
-    ]);
+    assert.deepEqual(
+      after.subscriptions.map((s: { state: string; current_period: unknown }) => [s.state, s.current_period]),
+      [['active', { start: '2026-05-01 00:00:00', end: '2026-06-01 00:00:00' }]],
+    );
   });
 
   it('autopayment trigger 1: N days before the next period, for the recommended payment; N set by PATCH /sandbox/settings', async () => {
@@ -203,9 +275,15 @@ describe('sandbox reference: only the documented HTTP API, against the sandbox p
     assert.equal((await control('PATCH', '/settings', { autopayment_lead_days: 3 })).body.autopayment_lead_days, 3);
     const jump = await move({ to: '2026-04-28T00:00:00Z' });
     const autopayment = jump.events.find((e) => e.kind === 'autopayment');
-    assert.deepEqual([autopayment?.at, autopayment?.trigger, autopayment?.amount], ['2026-04-28 00:00:00', 'before_period', '640.00']);
+    assert.deepEqual(
+      [autopayment?.at, autopayment?.trigger, autopayment?.amount],
+      ['2026-04-28 00:00:00', 'before_period', '640.00'],
+    );
     const after = await report(1001);
-    assert.deepEqual(after.autopayments.map((a: { trigger: string; amount: string }) => [a.trigger, a.amount]), [['before_period', '640.00']]);
+    assert.deepEqual(
+      after.autopayments.map((a: { trigger: string; amount: string }) => [a.trigger, a.amount]),
+      [['before_period', '640.00']],
+    );
     assert.deepEqual([after.balance, after.recommended_payment], ['1140.00', '0.00']);
     assert.equal(after.ledger.at(-1).trigger, 'before_period');
     assert.equal((await control('PATCH', '/settings', { autopayment_lead_days: 0 })).status, 400);
@@ -217,10 +295,18 @@ describe('sandbox reference: only the documented HTTP API, against the sandbox p
     const jump = await move({ to: '2026-05-01T00:00:00Z' });
     assert.deepEqual(
       jump.events.filter((e) => e.agreement_id === 1001).map((e) => [e.kind, e.trigger ?? null, e.amount ?? null]),
-      [['blocked', null, null], ['autopayment', 'blocking', '1140.00'], ['charge', null, '1140.00'], ['unblocked', null, null]],
+      [
+        ['blocked', null, null],
+        ['autopayment', 'blocking', '1140.00'],
+        ['charge', null, '1140.00'],
+        ['unblocked', null, null],
+      ],
     );
     const after = await report(1001);
-    assert.deepEqual(after.autopayments.map((a: { trigger: string; amount: string }) => [a.trigger, a.amount]), [['blocking', '1140.00']]);
+    assert.deepEqual(
+      after.autopayments.map((a: { trigger: string; amount: string }) => [a.trigger, a.amount]),
+      [['blocking', '1140.00']],
+    );
     assert.equal(after.subscriptions[0].state, 'active');
   });
 
@@ -230,16 +316,22 @@ describe('sandbox reference: only the documented HTTP API, against the sandbox p
     await saveCard(1003);
     const jump = await move({ advance: 'PT30M' });
     const events = jump.events.filter((e) => e.agreement_id === 1003);
-    assert.deepEqual(events.map((e) => [e.at, e.kind, e.trigger ?? null]), [
-      ['2026-04-10 09:30:00', 'autopayment', 'hourly'],
-      ['2026-04-10 09:30:00', 'charge', null],
-      ['2026-04-10 09:30:00', 'activated', null],
-    ]);
+    assert.deepEqual(
+      events.map((e) => [e.at, e.kind, e.trigger ?? null]),
+      [
+        ['2026-04-10 09:30:00', 'autopayment', 'hourly'],
+        ['2026-04-10 09:30:00', 'charge', null],
+        ['2026-04-10 09:30:00', 'activated', null],
+      ],
+    );
     // The rest of the quarter, a little less at 09:30 than at 09:00: exactly what activation then charges.
     assert.equal(events[0]!.amount, events[1]!.amount);
     assert.ok(Number(events[0]!.amount) > 0 && Number(events[0]!.amount) < Number(waiting.recommended_payment));
     const after = await report(1003); // active now: what it lacks is the next quarter
-    assert.deepEqual([after.subscriptions[0].state, after.balance, after.recommended_payment], ['active', '0.00', '900.00']);
+    assert.deepEqual(
+      [after.subscriptions[0].state, after.balance, after.recommended_payment],
+      ['active', '0.00', '900.00'],
+    );
   });
 
   it('a token stops working when the sandbox clock passes its expires_in', async () => {
@@ -257,7 +349,12 @@ describe('sandbox reference: only the documented HTTP API, against the sandbox p
   it('injects a fault for the next K calls: 500, 429 with Retry-After, garbage, a reset connection, a slow answer', async () => {
     const body = payment(5, 'AG-1001');
     const bearer = await token();
-    const send = () => fetch(`${url}/api/rest/v1/eps_payments`, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const send = () =>
+      fetch(`${url}/api/rest/v1/eps_payments`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
 
     const set = await control('POST', '/faults', { target: 'eps_payments', status: 500, times: 2 });
     assert.deepEqual(set.body, { faults: { eps_payments: { status: 500, times: 2 } } });
@@ -307,7 +404,10 @@ describe('sandbox reference: only the documented HTTP API, against the sandbox p
     const reset = await control('POST', '/reset');
     assert.deepEqual(reset.body, { now: START, frozen: true, moved_by_seconds: 0, autopayment_lead_days: 1 });
     const seeded = await report(1001);
-    assert.deepEqual([seeded.balance, seeded.recommended_payment, seeded.payments, seeded.autopayments], ['0.00', '1140.00', [], []]);
+    assert.deepEqual(
+      [seeded.balance, seeded.recommended_payment, seeded.payments, seeded.autopayments],
+      ['0.00', '1140.00', [], []],
+    );
     assert.deepEqual((await control('GET', '/faults')).body, { faults: {} });
     assert.equal((await request('GET', '/api/rest/v1/tariffs', { authorization: `Bearer ${bearer}` })).status, 200);
   });
@@ -315,12 +415,27 @@ describe('sandbox reference: only the documented HTTP API, against the sandbox p
   it('plays the billing, not this product: save_payment_method alone saves the method without autopayment; "true" is a boolean; cancel_payment alone is a test payment', async () => {
     await pay(payment(5, 'AG-1001', 10, 'A', { save_payment_method: true }));
     const current = await api('GET', '/payment_methods?status_list=[2]&agreement_id=1001');
-    assert.deepEqual(current.body.response.payment_methods.map((m: { enable_auto_payments: boolean; status: number }) => [m.enable_auto_payments, m.status]), [[false, 2]]);
+    assert.deepEqual(
+      current.body.response.payment_methods.map((m: { enable_auto_payments: boolean; status: number }) => [
+        m.enable_auto_payments,
+        m.status,
+      ]),
+      [[false, 2]],
+    );
     assert.deepEqual((await report(1001)).autopayments, []);
 
-    await pay(payment(5, 'AG-1002', 10, 'A', { save_payment_method: 'true', enable_autopayments: 'true', preferred_method: 'true' }));
+    await pay(
+      payment(5, 'AG-1002', 10, 'A', {
+        save_payment_method: 'true',
+        enable_autopayments: 'true',
+        preferred_method: 'true',
+      }),
+    );
     const other = await api('GET', '/payment_methods?status_list=[2]&agreement_id=1002');
-    assert.deepEqual(other.body.response.payment_methods.map((m: { enable_auto_payments: boolean }) => m.enable_auto_payments), [true]);
+    assert.deepEqual(
+      other.body.response.payment_methods.map((m: { enable_auto_payments: boolean }) => m.enable_auto_payments),
+      [true],
+    );
 
     await pay(payment(5, 'AG-1001', 25, 'A', { cancel_payment: true, preferred_method: true }));
     assert.equal((await report(1001)).balance, '10.00', 'a test payment is cancelled: no money moves');
@@ -333,13 +448,29 @@ describe('sandbox reference: only the documented HTTP API, against the sandbox p
   it('saving twice gives two cards by default; saving the same card again keeps one method', async () => {
     const save = { save_payment_method: true, enable_autopayments: true, preferred_method: true };
     const titles = async () =>
-      (await api('GET', '/payment_methods?agreement_id=1001')).body.response.payment_methods.map((m: { title: string; enable_auto_payments: boolean }) => [m.title, m.enable_auto_payments]);
+      (await api('GET', '/payment_methods?agreement_id=1001')).body.response.payment_methods.map(
+        (m: { title: string; enable_auto_payments: boolean }) => [m.title, m.enable_auto_payments],
+      );
     await pay(payment(5, 'AG-1001', 10, 'A', { save_payment_method: true }));
     await pay(payment(5, 'AG-1001', 10, 'A', save));
-    assert.deepEqual(await titles(), [['Visa •••• 4242', false], ['Mastercard •••• 4444', true]]);
+    assert.deepEqual(await titles(), [
+      ['Visa •••• 4242', false],
+      ['Mastercard •••• 4444', true],
+    ]);
     const created = await api('POST', '/eps_payments', payment(5, 'AG-1001', 10, 'A', save));
-    const res = await fetch(created.body.response.confirmation_url, { method: 'POST', body: new URLSearchParams({ decision: 'pay', card: 'Visa •••• 4242' }), redirect: 'manual' });
+    const res = await fetch(created.body.response.confirmation_url, {
+      method: 'POST',
+      body: new URLSearchParams({ decision: 'pay', card: 'Visa •••• 4242' }),
+      redirect: 'manual',
+    });
     assert.equal(res.status, 303);
-    assert.deepEqual(await titles(), [['Visa •••• 4242', true], ['Mastercard •••• 4444', true]], 'the same card: its method gets autopayment');
+    assert.deepEqual(
+      await titles(),
+      [
+        ['Visa •••• 4242', true],
+        ['Mastercard •••• 4444', true],
+      ],
+      'the same card: its method gets autopayment',
+    );
   });
 });

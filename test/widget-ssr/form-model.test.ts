@@ -4,7 +4,15 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkForm, firstProblemField, formView, NO_VALUES, unshownProblems, withoutProblems, type FormInput } from '../../src/widget/form-model.js';
+import {
+  checkForm,
+  firstProblemField,
+  formView,
+  NO_VALUES,
+  unshownProblems,
+  withoutProblems,
+  type FormInput,
+} from '../../src/widget/form-model.js';
 
 const CONFIG = {
   systems: [
@@ -37,7 +45,10 @@ const OPTIONS = { locale: 'en', returnUrl: 'https://shop.example/back' };
 describe('formView', () => {
   it('offers what the relay offers, in the order of the systems attribute, and nothing before /config', () => {
     assert.deepEqual(formView(input({ config: null })).fields, []);
-    assert.deepEqual(formView(input({ systems: 'c a x' })).systems.map((s) => s.id), ['C', 'A']);
+    assert.deepEqual(
+      formView(input({ systems: 'c a x' })).systems.map((s) => s.id),
+      ['C', 'A'],
+    );
     assert.equal(formView(input({ systems: 'c a', chosenSystem: 'A' })).system?.id, 'A');
   });
 
@@ -55,13 +66,16 @@ describe('formView', () => {
     ]);
     // System C takes no save switch; one lookup kind needs no chooser.
     assert.deepEqual(
-      formView(input({ chosenSystem: 'C' })).fields.map((f) => f.id).filter((id) => /kind|save/.test(id)),
+      formView(input({ chosenSystem: 'C' }))
+        .fields.map((f) => f.id)
+        .filter((id) => /kind|save/.test(id)),
       [],
     );
   });
 
   it('asks for each lookup kind with its keyboard and autofill (from eps/lookup.ts)', () => {
-    const lookupField = (kind: number) => formView(input({ lookup: String(kind) })).textFields.find((f) => f.name === 'lookupValue');
+    const lookupField = (kind: number) =>
+      formView(input({ lookup: String(kind) })).textFields.find((f) => f.name === 'lookupValue');
     assert.deepEqual(lookupField(7), { name: 'lookupValue', type: 'email', autocomplete: 'email' });
     assert.deepEqual(lookupField(15), { name: 'lookupValue', type: 'text', autocomplete: 'off', inputmode: 'numeric' });
     assert.deepEqual(lookupField(1), { name: 'lookupValue', type: 'text', autocomplete: 'username' });
@@ -71,7 +85,10 @@ describe('formView', () => {
   it('a session presets its agreement, found by its ID (kind 11), unless the merchant presets one', () => {
     const session = formView(input({ lookup: '5 7', sessionAgreement: '77' }));
     assert.deepEqual([session.kinds, session.kind, session.preset], [[11], 11, '77']);
-    assert.equal(session.textFields.some((f) => f.name === 'lookupValue'), false);
+    assert.equal(
+      session.textFields.some((f) => f.name === 'lookupValue'),
+      false,
+    );
     const merchant = formView(input({ lookup: '5 7', agreement: 'AG-1', sessionAgreement: '77' }));
     assert.deepEqual([merchant.kind, merchant.preset], [5, 'AG-1']);
   });

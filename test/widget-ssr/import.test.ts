@@ -47,35 +47,50 @@ describe('importing the package in Node (server-side rendering)', () => {
     assert.equal(out, 'function undefined');
   });
 
-  it('the package’s entries, by name, import in plain Node', { skip: !built && 'run `npm run build` first' }, async () => {
-    const out = await node(
-      `const main = await import('billing-pay');
+  it(
+    'the package’s entries, by name, import in plain Node',
+    { skip: !built && 'run `npm run build` first' },
+    async () => {
+      const out = await node(
+        `const main = await import('billing-pay');
        const methods = await import('billing-pay/payment-methods');
        const react = await import('billing-pay/react');
        const session = await import('billing-pay/relay/session');
        console.log(JSON.stringify([typeof main.BillingPay, typeof methods.BillingPaymentMethods, typeof react.BillingPay,
          typeof session.createClientSession, customElements.get('billing-pay') === main.BillingPay, typeof document]));`,
-    );
-    assert.deepEqual(JSON.parse(out), ['function', 'function', 'object', 'function', true, 'undefined']);
-  });
+      );
+      assert.deepEqual(JSON.parse(out), ['function', 'function', 'object', 'function', true, 'undefined']);
+    },
+  );
 
-  it('the React components render on the server: the tags, empty, with their attributes', { skip: !built && 'run `npm run build` first' }, async () => {
-    const out = await node(
-      `const { createElement } = await import('react');
+  it(
+    'the React components render on the server: the tags, empty, with their attributes',
+    { skip: !built && 'run `npm run build` first' },
+    async () => {
+      const out = await node(
+        `const { createElement } = await import('react');
        const { renderToString } = await import('react-dom/server');
        const { BillingPay, BillingPaymentMethods } = await import('billing-pay/react');
        console.log(renderToString(createElement('div', null,
          createElement(BillingPay, { relay: 'https://shop.example/relay', lang: 'ru', theme: 'dark' }),
          createElement(BillingPaymentMethods, { lang: 'en' }))));`,
-    );
-    assert.match(out, /^<div><billing-pay lang="ru"[^>]*><\/billing-pay><billing-payment-methods lang="en"[^>]*><\/billing-payment-methods><\/div>$/);
-  });
+      );
+      assert.match(
+        out,
+        /^<div><billing-pay lang="ru"[^>]*><\/billing-pay><billing-payment-methods lang="en"[^>]*><\/billing-payment-methods><\/div>$/,
+      );
+    },
+  );
 
-  it('a session is signed on the merchant’s server with billing-pay/relay/session', { skip: !built && 'run `npm run build` first' }, async () => {
-    const out = await node(
-      `const { createClientSession } = await import('billing-pay/relay/session');
+  it(
+    'a session is signed on the merchant’s server with billing-pay/relay/session',
+    { skip: !built && 'run `npm run build` first' },
+    async () => {
+      const out = await node(
+        `const { createClientSession } = await import('billing-pay/relay/session');
        console.log(await createClientSession({ agreementId: 1001 }, 'x'.repeat(32)));`,
-    );
-    assert.match(out, /^[\w-]+\.[\w-]+\.[\w-]+$/);
-  });
+      );
+      assert.match(out, /^[\w-]+\.[\w-]+\.[\w-]+$/);
+    },
+  );
 });

@@ -28,7 +28,11 @@ interface Declaration {
   cssProperties?: Named[];
 }
 interface Manifest {
-  modules: { path: string; declarations?: Declaration[]; exports?: { kind: string; name: string; declaration: { name: string; module?: string } }[] }[];
+  modules: {
+    path: string;
+    declarations?: Declaration[];
+    exports?: { kind: string; name: string; declaration: { name: string; module?: string } }[];
+  }[];
 }
 
 const manifest = (): Manifest => JSON.parse(readFileSync(`${root}custom-elements.json`, 'utf8')) as Manifest;
@@ -45,7 +49,9 @@ const names = (items: Named[] | undefined) => (items ?? []).map((i) => i.name);
 const source = (file: string) => readFileSync(`${root}src/widget/${file}`, 'utf8');
 
 /** Every name in `part="…"` of a component's templates. */
-const partsUsed = (file: string) => [...new Set([...source(file).matchAll(/\bpart="([^"$]+)"/g)].flatMap(([, p]) => p!.split(/\s+/)))];
+const partsUsed = (file: string) => [
+  ...new Set([...source(file).matchAll(/\bpart="([^"$]+)"/g)].flatMap(([, p]) => p!.split(/\s+/))),
+];
 
 /** Every `--billing-pay-*` custom property a styles file reads or declares. */
 const propertiesIn = (file: string) => [...new Set(source(file).match(/--billing-pay-[\w-]+/g) ?? [])];
@@ -64,10 +70,26 @@ describe('custom-elements.json', { skip }, () => {
       // The element's templates and styles, with those it shares with the other element.
       component: ['billing-pay.component.ts', 'billing-pay-fields.ts'],
       styles: ['billing-element.styles.ts', 'billing-pay.styles.ts'],
-      attributes: ['relay', 'amount-fixed', 'return-url', 'email', 'phone', 'label-b', 'allow-link-only', 'texts', 'theme', 'lang'],
+      attributes: [
+        'relay',
+        'amount-fixed',
+        'return-url',
+        'email',
+        'phone',
+        'label-b',
+        'allow-link-only',
+        'texts',
+        'theme',
+        'lang',
+      ],
       events: ['billing-pay-ready', 'billing-pay-submit', 'billing-pay-redirect', 'billing-pay-error'],
       parts: ['form', 'input', 'button', 'status', 'radio'],
-      properties: ['--billing-pay-color-accent', '--billing-pay-color-field', '--billing-pay-radius', '--billing-pay-font-family'],
+      properties: [
+        '--billing-pay-color-accent',
+        '--billing-pay-color-field',
+        '--billing-pay-radius',
+        '--billing-pay-font-family',
+      ],
     },
     {
       tag: 'billing-payment-methods',
@@ -77,7 +99,12 @@ describe('custom-elements.json', { skip }, () => {
       attributes: ['relay', 'session', 'texts', 'theme', 'lang'],
       events: ['billing-payment-methods-change', 'billing-payment-methods-error'],
       parts: ['base', 'list', 'disable', 'confirm-button', 'status'],
-      properties: ['--billing-pay-color-accent', '--billing-pay-color-muted', '--billing-pay-spacing', '--billing-pay-max-width'],
+      properties: [
+        '--billing-pay-color-accent',
+        '--billing-pay-color-muted',
+        '--billing-pay-spacing',
+        '--billing-pay-max-width',
+      ],
     },
   ];
 
@@ -86,13 +113,22 @@ describe('custom-elements.json', { skip }, () => {
       it('declares every attribute the element class observes, each described', async () => {
         const { declaration } = element(c.tag);
         const declared = names(declaration.attributes);
-        for (const name of c.attributes) assert.ok(declared.includes(name), `attribute ${name}; declared: ${declared.join(', ')}`);
+        for (const name of c.attributes)
+          assert.ok(declared.includes(name), `attribute ${name}; declared: ${declared.join(', ')}`);
         const observed = [...((await c.load()) as unknown as { observedAttributes: string[] }).observedAttributes];
         assert.ok(observed.length >= c.attributes.length, `the class observes ${observed.join(', ')}`);
-        assert.deepEqual(observed.filter((name) => !declared.includes(name)), [], 'observed but not in custom-elements.json');
+        assert.deepEqual(
+          observed.filter((name) => !declared.includes(name)),
+          [],
+          'observed but not in custom-elements.json',
+        );
         // `state` is the element's output (src/widget/readiness.ts): reflected, never read back.
         assert.ok(declared.includes('state'), 'the reflected state attribute');
-        assert.deepEqual(declared.filter((name) => !observed.includes(name) && name !== 'state'), [], 'in custom-elements.json but not observed');
+        assert.deepEqual(
+          declared.filter((name) => !observed.includes(name) && name !== 'state'),
+          [],
+          'in custom-elements.json but not observed',
+        );
         expectDescribed(c.tag, 'attributes', declaration.attributes);
       });
 
@@ -105,22 +141,34 @@ describe('custom-elements.json', { skip }, () => {
       it('declares every CSS part its templates use, each described', () => {
         const { declaration } = element(c.tag);
         const declared = names(declaration.cssParts);
-        for (const name of c.parts) assert.ok(declared.includes(name), `part ${name}; declared: ${declared.join(', ')}`);
+        for (const name of c.parts)
+          assert.ok(declared.includes(name), `part ${name}; declared: ${declared.join(', ')}`);
         const used = [...new Set(c.component.flatMap(partsUsed))];
         assert.ok(used.length >= c.parts.length, `parts found in ${c.component}: ${used.join(', ')}`);
-        assert.deepEqual(used.filter((name) => !declared.includes(name)), [], `parts used in ${c.component} but not declared`);
+        assert.deepEqual(
+          used.filter((name) => !declared.includes(name)),
+          [],
+          `parts used in ${c.component} but not declared`,
+        );
         expectDescribed(c.tag, 'CSS parts', declaration.cssParts);
       });
 
       it('declares the CSS custom properties its styles read, each described, with their defaults', () => {
         const { declaration } = element(c.tag);
         const declared = names(declaration.cssProperties);
-        for (const name of c.properties) assert.ok(declared.includes(name), `property ${name}; declared: ${declared.join(', ')}`);
+        for (const name of c.properties)
+          assert.ok(declared.includes(name), `property ${name}; declared: ${declared.join(', ')}`);
         const read = [...new Set(c.styles.flatMap(propertiesIn))];
         assert.ok(read.length >= 4, `properties found in ${c.styles}: ${read.join(', ')}`);
-        assert.deepEqual(read.filter((name) => !declared.includes(name)), [], `properties in ${c.styles} but not declared`);
+        assert.deepEqual(
+          read.filter((name) => !declared.includes(name)),
+          [],
+          `properties in ${c.styles} but not declared`,
+        );
         expectDescribed(c.tag, 'CSS properties', declaration.cssProperties);
-        const accent = declaration.cssProperties!.find((p) => p.name === '--billing-pay-color-accent') as Named & { default?: string };
+        const accent = declaration.cssProperties!.find((p) => p.name === '--billing-pay-color-accent') as Named & {
+          default?: string;
+        };
         assert.equal(accent.default, '#1d5bc7');
       });
 
@@ -129,7 +177,9 @@ describe('custom-elements.json', { skip }, () => {
         assert.match(module, /^dist\/lib\/widget\/[\w.-]+\.component\.js$/);
         assert.ok(existsSync(`${root}${module}`), `${module} is built`);
         const definitions = manifest().modules.flatMap((m) =>
-          (m.exports ?? []).filter((e) => e.kind === 'custom-element-definition' && e.name === c.tag).map((e) => ({ from: m.path, ...e.declaration })),
+          (m.exports ?? [])
+            .filter((e) => e.kind === 'custom-element-definition' && e.name === c.tag)
+            .map((e) => ({ from: m.path, ...e.declaration })),
         );
         assert.equal(definitions.length, 1, `one definition of <${c.tag}>`);
         assert.deepEqual(definitions[0], { from: `dist/lib/widget/${c.tag}.js`, name: declaration.name, module });

@@ -25,11 +25,17 @@ describe('README element tables', { skip }, () => {
       // The elements' shared base class (billing-element.ts) is a custom element class with no tag of its own.
       if (!declaration.customElement || !declaration.tagName) continue;
       assert.ok(text.includes(`### \`<${declaration.tagName}>\``), declaration.tagName);
-      for (const item of [...(declaration.attributes ?? []), ...(declaration.events ?? []), ...(declaration.cssParts ?? []), ...(declaration.cssProperties ?? [])]) {
+      for (const item of [
+        ...(declaration.attributes ?? []),
+        ...(declaration.events ?? []),
+        ...(declaration.cssParts ?? []),
+        ...(declaration.cssProperties ?? []),
+      ]) {
         assert.ok(text.includes(`| \`${item.name}\` |`), `${declaration.tagName}: ${item.name}`);
       }
     }
-    for (const name of ['label-a', 'return-url', 'amount-fixed', 'agreement', 'allow-link-only', 'systems']) assert.match(text, new RegExp(`\\| \`${name}\` \\|`));
+    for (const name of ['label-a', 'return-url', 'amount-fixed', 'agreement', 'allow-link-only', 'systems'])
+      assert.match(text, new RegExp(`\\| \`${name}\` \\|`));
   });
 
   it('notice a description that changed, and keep a table cell in one piece', () => {
@@ -37,7 +43,19 @@ describe('README element tables', { skip }, () => {
     const pay = changed.modules.flatMap((m) => m.declarations ?? []).find((d) => d.tagName === 'billing-pay')!;
     pay.attributes!.find((a) => a.name === 'relay')!.description = 'Another text.';
     assert.notEqual(withApiTables(readme(), changed), readme());
-    const cells = apiTables({ modules: [{ declarations: [{ customElement: true, tagName: 'x-y', attributes: [{ name: 'a', type: { text: "'p' | 'q'" }, description: 'one\n  line' }] }] }] });
+    const cells = apiTables({
+      modules: [
+        {
+          declarations: [
+            {
+              customElement: true,
+              tagName: 'x-y',
+              attributes: [{ name: 'a', type: { text: "'p' | 'q'" }, description: 'one\n  line' }],
+            },
+          ],
+        },
+      ],
+    });
     assert.ok(cells.includes("| `a` |  | `'p' \\| 'q'` |  | one line |"), cells);
   });
 });

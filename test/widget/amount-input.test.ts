@@ -66,7 +66,10 @@ describe('amount input', () => {
     expect(formatAmount('1234567.50', 'ru')).to.equal('1\u00a0234\u00a0567,50');
     expect(formatAmount('999.00', 'ru')).to.equal('999,00');
     for (const lang of ['en', 'ru'] as const) {
-      expect(parseAmountInput(formatAmount('1234567.50', lang), lang)).to.deep.equal({ ok: true, amount: '1234567.50' });
+      expect(parseAmountInput(formatAmount('1234567.50', lang), lang)).to.deep.equal({
+        ok: true,
+        amount: '1234567.50',
+      });
     }
   });
 
@@ -86,7 +89,10 @@ describe('amount input', () => {
     }
     expect(formatAmount('999999999999999.99', 'en'), 'beyond a float’s precision').to.equal('999,999,999,999,999.99');
     expect(formatAmount('1500.00', 'es'), 'Spanish groups from five digits').to.equal('1500,00');
-    expect(parseAmountInput('1500.50', 'de'), 'a point groups in German').to.deep.equal({ ok: false, problem: 'amount_format' });
+    expect(parseAmountInput('1500.50', 'de'), 'a point groups in German').to.deep.equal({
+      ok: false,
+      problem: 'amount_format',
+    });
     expect(parseAmountInput('1 500,5', 'de')).to.deep.equal({ ok: true, amount: '1500.50' });
     expect(formatAmount('1.50', 'not a tag!')).to.equal('1.50');
   });

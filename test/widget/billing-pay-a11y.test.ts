@@ -16,7 +16,8 @@ const BACK = 'https://shop.example/back';
 /** What has the keyboard focus, by its label (or its own text for a button). */
 function focused(el: BillingPay): string {
   const active = el.shadowRoot!.activeElement as HTMLElement | null;
-  if (!active) return document.activeElement === el ? '(host)' : `(outside: ${document.activeElement?.tagName ?? 'none'})`;
+  if (!active)
+    return document.activeElement === el ? '(host)' : `(outside: ${document.activeElement?.tagName ?? 'none'})`;
   if (active.tagName === 'BUTTON') return `button ${active.textContent!.trim()}`;
   const label = el.shadowRoot!.querySelector(`label[for="${active.id}"]`);
   const copy = label?.cloneNode(true) as HTMLElement | undefined;
@@ -146,7 +147,10 @@ describe('<billing-pay> accessibility', () => {
           expect(style.outlineStyle, focused(el)).to.equal('solid');
           expect(parseFloat(style.outlineWidth)).to.be.at.least(2);
           const form = el.shadowRoot!.querySelector('form')!;
-          expect(contrast(parseColor(style.outlineColor), backgroundOf(form)), `${theme} ${focused(el)}`).to.be.at.least(3);
+          expect(
+            contrast(parseColor(style.outlineColor), backgroundOf(form)),
+            `${theme} ${focused(el)}`,
+          ).to.be.at.least(3);
         }
       }
     });
@@ -175,12 +179,16 @@ describe('<billing-pay> accessibility', () => {
       it(`theme="${theme}": computed from the rendered colours, and by axe`, async () => {
         relay.restore();
         relay = stubRelay({ payment: refusing });
-        const el = await mount(html`<billing-pay relay=${RELAY} lang="en" theme=${theme} lookup="5 7" allow-link-only></billing-pay>`);
+        const el = await mount(
+          html`<billing-pay relay=${RELAY} lang="en" theme=${theme} lookup="5 7" allow-link-only></billing-pay>`,
+        );
         await type(el, 'Comment', 'a comment');
         await inEveryState(el, async () => {
           expectContrast(el);
           const axe = await axeContrast(el);
-          expect(axe.passes, `axe judged too little; left incomplete: ${axe.incomplete.join(' | ')}`).to.be.greaterThan(8);
+          expect(axe.passes, `axe judged too little; left incomplete: ${axe.incomplete.join(' | ')}`).to.be.greaterThan(
+            8,
+          );
         });
       });
     }
@@ -222,7 +230,12 @@ describe('<billing-pay> accessibility', () => {
         await ready;
         await el.updateComplete;
         const root = el.shadowRoot!;
-        for (const node of [root.querySelector('label')!, root.querySelector('#f-amount')!, root.querySelector('select') ?? root.querySelector('#f-lookupValue')!, payButton(el)]) {
+        for (const node of [
+          root.querySelector('label')!,
+          root.querySelector('#f-amount')!,
+          root.querySelector('select') ?? root.querySelector('#f-lookupValue')!,
+          payButton(el),
+        ]) {
           expect(getComputedStyle(node).fontFamily, node.tagName).to.equal('Georgia, serif');
         }
         const button = getComputedStyle(payButton(el));
@@ -318,7 +331,9 @@ describe('<billing-pay> accessibility', () => {
           relay.restore();
           let answer: (r: Response) => void = () => {};
           relay = stubRelay({ payment: () => new Promise<Response>((resolve) => (answer = resolve)) });
-          const el = await mount(html`<billing-pay relay=${RELAY} lang=${lang} theme=${theme} lookup="5 7 15" allow-link-only currency="RUB"></billing-pay>`);
+          const el = await mount(
+            html`<billing-pay relay=${RELAY} lang=${lang} theme=${theme} lookup="5 7 15" allow-link-only currency="RUB"></billing-pay>`,
+          );
           await expect(el).to.be.accessible();
 
           el.shadowRoot!.querySelector<HTMLInputElement>('#f-save')!.click();
@@ -342,7 +357,9 @@ describe('<billing-pay> accessibility', () => {
           // Loading /config, then failing to.
           relay.restore();
           let answerConfig: (r: Response) => void = () => {};
-          const pending = sinon.stub(window, 'fetch').returns(new Promise<Response>((resolve) => (answerConfig = resolve)));
+          const pending = sinon
+            .stub(window, 'fetch')
+            .returns(new Promise<Response>((resolve) => (answerConfig = resolve)));
           const loading = document.createElement('billing-pay');
           Object.assign(loading, { relay: RELAY, theme });
           loading.lang = lang;
@@ -385,7 +402,9 @@ describe('<billing-pay> accessibility', () => {
       answer(json({ error: { code: 'billing_rejected', message: 'Rejected.' } }, 422));
       await error;
       await el.updateComplete;
-      expect(status(el)).to.equal('The payment system did not accept this payment. You can also choose another payment system.');
+      expect(status(el)).to.equal(
+        'The payment system did not accept this payment. You can also choose another payment system.',
+      );
     });
   });
 });

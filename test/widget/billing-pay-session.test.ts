@@ -60,7 +60,9 @@ describe('<billing-pay session>', () => {
     expect(labels(el)).to.not.include('Agreement number');
     expect(control(el, 'Find the agreement by') === null).to.be.true;
     expect(control(el, 'Agreement ID') === null).to.be.true;
-    expect(el.shadowRoot!.querySelector('[part="preset"]')!.textContent!.replace(/\s+/g, ' ').trim()).to.equal('Agreement ID: 1001');
+    expect(el.shadowRoot!.querySelector('[part="preset"]')!.textContent!.replace(/\s+/g, ' ').trim()).to.equal(
+      'Agreement ID: 1001',
+    );
 
     await type(el, 'Amount', '250');
     const body = await send(el);
@@ -71,7 +73,9 @@ describe('<billing-pay session>', () => {
   });
 
   it('a preset agreement wins over the session', async () => {
-    const el = await mount(html`<billing-pay relay=${RELAY} session=${SESSION} lang="en" agreement="AG-77"></billing-pay>`);
+    const el = await mount(
+      html`<billing-pay relay=${RELAY} session=${SESSION} lang="en" agreement="AG-77"></billing-pay>`,
+    );
     await type(el, 'Amount', '10');
     const body = await send(el);
     expect(body.agreement_param_id).to.equal(5);
@@ -79,7 +83,8 @@ describe('<billing-pay session>', () => {
   });
 
   it('an expired session leaves the agreement to the client', async () => {
-    session = () => json({ error: { code: 'session_invalid', message: 'The client session has expired; reload the page.' } }, 401);
+    session = () =>
+      json({ error: { code: 'session_invalid', message: 'The client session has expired; reload the page.' } }, 401);
     const el = await mount(html`<billing-pay relay=${RELAY} session=${SESSION} lang="en"></billing-pay>`);
     expect(control(el, 'Agreement number') !== null).to.be.true;
     expect(el.shadowRoot!.querySelector('[part="preset"]') === null).to.be.true;

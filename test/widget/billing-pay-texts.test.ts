@@ -8,7 +8,21 @@ import sinon from 'sinon';
 import { BillingPay } from '../../src/widget/billing-pay.js';
 import { TEXTS, type TextsOption } from '../../src/widget/i18n.js';
 import { PAYMENT_METHODS_TEXTS } from '../../src/widget/payment-methods.i18n.js';
-import { control, cyrillicShare, errorOf, field, labels, mount, pay, payButton, status, stubRelay, type, untranslated, type RelayStub } from './helpers.js';
+import {
+  control,
+  cyrillicShare,
+  errorOf,
+  field,
+  labels,
+  mount,
+  pay,
+  payButton,
+  status,
+  stubRelay,
+  type,
+  untranslated,
+  type RelayStub,
+} from './helpers.js';
 
 const RELAY = 'http://relay.test';
 
@@ -52,7 +66,9 @@ describe('<billing-pay> languages and texts', () => {
   it('Russian is complete: every visible and spoken text, in every state, differs from English and is Cyrillic', async () => {
     /** The form in one language, in the state that shows the most: save and link-only ticked, submitted invalid. */
     async function shown(lang: string): Promise<BillingPay> {
-      const el = await mount(html`<billing-pay relay=${RELAY} lang=${lang} lookup="5 7 15" allow-link-only></billing-pay>`);
+      const el = await mount(
+        html`<billing-pay relay=${RELAY} lang=${lang} lookup="5 7 15" allow-link-only></billing-pay>`,
+      );
       for (const id of ['f-save', 'f-link-only']) {
         el.shadowRoot!.getElementById(id)!.click();
         await el.updateComplete;
@@ -69,8 +85,18 @@ describe('<billing-pay> languages and texts', () => {
     expect(ru.length, 'the same texts in both languages').to.equal(en.length);
     expect(ru.length).to.be.greaterThan(20);
     expect(untranslated(ru.map((text, i) => [`shown #${i}`, text, en[i]!]))).to.deep.equal([]);
-    expect(ru).to.include.members(['Платёжная система', 'Сумма', 'Найти договор по', 'Номер договора', 'Привязать карту']);
-    expect([...el.shadowRoot!.querySelectorAll('option')].map((o) => o.textContent)).to.deep.equal(['Номер договора', 'E-mail', 'ИНН']);
+    expect(ru).to.include.members([
+      'Платёжная система',
+      'Сумма',
+      'Найти договор по',
+      'Номер договора',
+      'Привязать карту',
+    ]);
+    expect([...el.shadowRoot!.querySelectorAll('option')].map((o) => o.textContent)).to.deep.equal([
+      'Номер договора',
+      'E-mail',
+      'ИНН',
+    ]);
     expect(el.shadowRoot!.querySelector('form')!.lang).to.equal('ru');
   });
 
@@ -94,10 +120,14 @@ describe('<billing-pay> languages and texts', () => {
     expect(cyrillicShare('Введите адрес эл. почты, например name@example.com.')).to.equal(1);
     expect(cyrillicShare('Loading…')).to.equal(0);
     expect(cyrillicShare('Загрузка payment options')).to.be.below(0.8);
-    expect(untranslated([['a', 'Pay', 'Pay'], ['b', 'Оплатить now, please', 'Pay'], ['c', 'E-mail', 'E-mail'], ['d', 'Оплатить', 'Pay']])).to.deep.equal([
-      'a: "Pay" is the English text',
-      'b: "Оплатить now, please" is 47 % Cyrillic',
-    ]);
+    expect(
+      untranslated([
+        ['a', 'Pay', 'Pay'],
+        ['b', 'Оплатить now, please', 'Pay'],
+        ['c', 'E-mail', 'E-mail'],
+        ['d', 'Оплатить', 'Pay'],
+      ]),
+    ).to.deep.equal(['a: "Pay" is the English text', 'b: "Оплатить now, please" is 47 % Cyrillic']);
   });
 
   it('takes the language from the page when the element has none, and the page’s regional tag', async () => {
@@ -113,7 +143,9 @@ describe('<billing-pay> languages and texts', () => {
   });
 
   it('overrides any text for every language with a flat `texts`', async () => {
-    const el = await mount(html`<billing-pay relay=${RELAY} lang="en" .texts=${{ labels: { pay: 'Pay now' }, kinds: { agreement_number: 'Contract' } }}></billing-pay>`);
+    const el = await mount(
+      html`<billing-pay relay=${RELAY} lang="en" .texts=${{ labels: { pay: 'Pay now' }, kinds: { agreement_number: 'Contract' } }}></billing-pay>`,
+    );
     expect(payButton(el).textContent!.trim()).to.equal('Pay now');
     expect(control(el, 'Contract')).to.exist;
     el.lang = 'ru';
@@ -137,7 +169,9 @@ describe('<billing-pay> languages and texts', () => {
 
   it('names the systems per language through `texts.systems`; `label-a` stays the name for every other language', async () => {
     const texts = JSON.stringify({ ru: { systems: { A: 'Банковская карта', C: 'Карта, разово' } } });
-    const el = await mount(html`<billing-pay relay=${RELAY} lang="ru" label-a="Bank card" texts=${texts}></billing-pay>`);
+    const el = await mount(
+      html`<billing-pay relay=${RELAY} lang="ru" label-a="Bank card" texts=${texts}></billing-pay>`,
+    );
     const systems = () => labels(el).slice(0, 3);
     expect(systems()).to.deep.equal(['Банковская карта', 'Система B', 'Карта, разово']);
     el.setAttribute('lang', 'en');
@@ -146,12 +180,16 @@ describe('<billing-pay> languages and texts', () => {
   });
 
   it('reads `texts` from a JSON attribute (plain HTML)', async () => {
-    const el = await mount(html`<billing-pay relay=${RELAY} lang="ru" texts='{"ru": {"labels": {"pay": "Оплатить счёт"}}}'></billing-pay>`);
+    const el = await mount(
+      html`<billing-pay relay=${RELAY} lang="ru" texts='{"ru": {"labels": {"pay": "Оплатить счёт"}}}'></billing-pay>`,
+    );
     expect(payButton(el).textContent!.trim()).to.equal('Оплатить счёт');
   });
 
   it('speaks a language it does not ship, given its texts: German labels, German numbers, English for the rest', async () => {
-    const el = await mount(html`<billing-pay relay=${RELAY} lang="de-DE" amount="1500.5" .texts=${GERMAN}></billing-pay>`);
+    const el = await mount(
+      html`<billing-pay relay=${RELAY} lang="de-DE" amount="1500.5" .texts=${GERMAN}></billing-pay>`,
+    );
     expect(labels(el)).to.include.members(['Betrag', 'Vertragsnummer']);
     expect(el.shadowRoot!.querySelector('legend')!.textContent).to.equal('Zahlungssystem');
     expect(el.shadowRoot!.querySelector('form')!.lang).to.equal('de-DE');

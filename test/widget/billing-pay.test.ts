@@ -42,7 +42,8 @@ describe('<billing-pay>', () => {
     navigate.restore();
   });
 
-  const widget = (lang = 'en') => mount(html`<billing-pay relay=${RELAY} lang=${lang} return-url=${BACK}></billing-pay>`);
+  const widget = (lang = 'en') =>
+    mount(html`<billing-pay relay=${RELAY} lang=${lang} return-url=${BACK}></billing-pay>`);
 
   /** Fills the required fields of the default form. */
   async function fillIn(el: BillingPay, amount = '1500', agreement = 'AG-1001') {
@@ -90,7 +91,9 @@ describe('<billing-pay>', () => {
     });
 
     it('offers the systems in the order of `systems`, under the merchant’s names', async () => {
-      const el = await mount(html`<billing-pay relay=${RELAY} lang="en" systems="C A" label-c="Card" label-a="Wallet"></billing-pay>`);
+      const el = await mount(
+        html`<billing-pay relay=${RELAY} lang="en" systems="C A" label-c="Card" label-a="Wallet"></billing-pay>`,
+      );
       expect(labels(el).slice(0, 2)).to.deep.equal(['Card', 'Wallet']);
       expect(control(el, 'System B')).to.equal(null);
       expect(field(el, 'Card').checked).to.be.true;
@@ -120,7 +123,8 @@ describe('<billing-pay>', () => {
   describe('each system shows its fields', () => {
     it('A: receipt e-mail, phone, comment, save; no name', async () => {
       const el = await widget();
-      for (const label of ['E-mail for receipt', 'Phone', 'Comment', 'Save payment method']) expect(control(el, label)).to.exist;
+      for (const label of ['E-mail for receipt', 'Phone', 'Comment', 'Save payment method'])
+        expect(control(el, label)).to.exist;
       expect(control(el, 'Name')).to.equal(null);
     });
 
@@ -169,7 +173,9 @@ describe('<billing-pay>', () => {
     });
 
     it('chooses the lookup kind when more than one is allowed, and labels the field by it', async () => {
-      const el = await mount(html`<billing-pay relay=${RELAY} lang="en" lookup="5 7" return-url=${BACK}></billing-pay>`);
+      const el = await mount(
+        html`<billing-pay relay=${RELAY} lang="en" lookup="5 7" return-url=${BACK}></billing-pay>`,
+      );
       const chooser = field<HTMLSelectElement>(el, 'Find the agreement by');
       expect([...chooser.options].map((o) => o.textContent)).to.deep.equal(['Agreement number', 'E-mail']);
       await select(el, 'Find the agreement by', 'E-mail');
@@ -183,7 +189,9 @@ describe('<billing-pay>', () => {
     });
 
     it('does not ask for a preset agreement', async () => {
-      const el = await mount(html`<billing-pay relay=${RELAY} lang="en" agreement="AG-77" return-url=${BACK}></billing-pay>`);
+      const el = await mount(
+        html`<billing-pay relay=${RELAY} lang="en" agreement="AG-77" return-url=${BACK}></billing-pay>`,
+      );
       expect(control(el, 'Agreement number')).to.equal(null);
       expect(el.shadowRoot!.querySelector('[part="preset"]')!.textContent!.replace(/\s+/g, ' ').trim()).to.equal(
         'Agreement number: AG-77',
@@ -236,7 +244,9 @@ describe('<billing-pay>', () => {
     });
 
     it('A, only linking a card: cancel_payment with the save flags', async () => {
-      const el = await mount(html`<billing-pay relay=${RELAY} lang="en" allow-link-only return-url=${BACK}></billing-pay>`);
+      const el = await mount(
+        html`<billing-pay relay=${RELAY} lang="en" allow-link-only return-url=${BACK}></billing-pay>`,
+      );
       await fillIn(el, '1');
       await click(el, 'Save payment method');
       await click(el, 'Only link the card (no charge)');
@@ -315,7 +325,9 @@ describe('<billing-pay>', () => {
     });
 
     it('names system B by `label-b`, and the client picks it by that name', async () => {
-      const el = await mount(html`<billing-pay relay=${RELAY} lang="en" return-url=${BACK} label-b="Fast payments (B)"></billing-pay>`);
+      const el = await mount(
+        html`<billing-pay relay=${RELAY} lang="en" return-url=${BACK} label-b="Fast payments (B)"></billing-pay>`,
+      );
       expect(labels(el).slice(0, 3)).to.deep.equal(['System A', 'Fast payments (B)', 'System C']);
       expect(control(el, 'System B')).to.equal(null);
       await click(el, 'Fast payments (B)');
@@ -459,7 +471,8 @@ describe('<billing-pay>', () => {
       await redirect;
       const keys = relay.payments().map((p) => p.headers.get('Idempotency-Key'));
       expect(keys).to.have.length(2);
-      for (const key of keys) expect(key).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      for (const key of keys)
+        expect(key).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       expect(keys[0]).to.not.equal(keys[1]);
     });
 
@@ -581,7 +594,9 @@ describe('<billing-pay>', () => {
         await el.updateComplete;
         expect(errors).to.have.been.calledOnce;
         expect(errors.firstCall.args[0].detail.code).to.equal('timeout');
-        expect(status(el)).to.equal('No answer came in time: the payment may have been made. Check before paying again.');
+        expect(status(el)).to.equal(
+          'No answer came in time: the payment may have been made. Check before paying again.',
+        );
         expect(clock.countTimers()).to.equal(0);
       } finally {
         clock.restore();
@@ -603,7 +618,9 @@ describe('<billing-pay>', () => {
         relay.restore();
         let configs = 0;
         relay = stubRelay({ config: (request) => (configs++ === 0 ? hanging(request) : json(CONFIG)) });
-        const el = await fixture<BillingPay>(html`<billing-pay relay=${RELAY} lang="en" return-url=${BACK}></billing-pay>`);
+        const el = await fixture<BillingPay>(
+          html`<billing-pay relay=${RELAY} lang="en" return-url=${BACK}></billing-pay>`,
+        );
         const errors = sinon.spy();
         el.addEventListener('billing-pay-error', errors);
         const first = relay.requests[0]!;
@@ -616,7 +633,9 @@ describe('<billing-pay>', () => {
         if (when === 'a moment later') await settle();
         const ready = oneEvent(el, 'billing-pay-ready');
         parent.append(el);
-        await waitUntil(() => payButton(el), 'the form never came back after the element was added again', { timeout: 2000 });
+        await waitUntil(() => payButton(el), 'the form never came back after the element was added again', {
+          timeout: 2000,
+        });
         expect((await ready).detail.systems).to.deep.equal(['A', 'B', 'C']);
         expect(relay.requests.filter((r) => r.url.endsWith('/config'))).to.have.length(2);
         expect(errors, 'an aborted load is no error').to.not.have.been.called;
@@ -653,7 +672,10 @@ describe('<billing-pay>', () => {
       const posts = relay.payments();
       expect(posts).to.have.length(2);
       expect(posts[1]!.body).to.deep.equal(posts[0]!.body);
-      expect(relay.requests.filter((r) => r.url.endsWith('/config')), '/config is not loaded again').to.have.length(1);
+      expect(
+        relay.requests.filter((r) => r.url.endsWith('/config')),
+        '/config is not loaded again',
+      ).to.have.length(1);
       expect(errors).to.not.have.been.called;
       await waitUntil(() => navigate.called, 'no navigation');
       expect(navigate).to.have.been.calledOnceWith(PAYMENT_PAGE);
@@ -697,7 +719,12 @@ describe('<billing-pay>', () => {
       expect(payButton(el).disabled).to.be.false;
     });
 
-    for (const url of ['http://pay.example/checkout', 'javascript:alert(1)', 'data:text/html,hi', 'https://user:pw@pay.example/']) {
+    for (const url of [
+      'http://pay.example/checkout',
+      'javascript:alert(1)',
+      'data:text/html,hi',
+      'https://user:pw@pay.example/',
+    ]) {
       it(`refuses to open ${url}`, async () => {
         relay.restore();
         relay = stubRelay({ payment: () => created(url) });
@@ -733,9 +760,15 @@ describe('<billing-pay>', () => {
             message: 'The payment request is not valid.',
             // As the relay sends them: each problem's key, and its English text for API users.
             fields: {
-              agreement_param_value: { problem: 'code', message: 'Enter the value without spaces or special characters.' },
+              agreement_param_value: {
+                problem: 'code',
+                message: 'Enter the value without spaces or special characters.',
+              },
               'eps_params.phone': { problem: 'phone', message: 'Enter a phone number such as +7 900 123-45-67.' },
-              'eps_params.confirmation_return_url': { problem: 'origin', message: 'This address is not on one of the merchant’s allowed origins.' },
+              'eps_params.confirmation_return_url': {
+                problem: 'origin',
+                message: 'This address is not on one of the merchant’s allowed origins.',
+              },
             },
           },
         },
@@ -769,7 +802,10 @@ describe('<billing-pay>', () => {
       await type(el, 'Номер договора', 'AG-1001');
       const error = oneEvent(el, 'billing-pay-error');
       await pay(el);
-      expect((await error).detail.fields).to.have.property('eps_params.phone', 'Введите телефон, например +7 900 123-45-67.');
+      expect((await error).detail.fields).to.have.property(
+        'eps_params.phone',
+        'Введите телефон, например +7 900 123-45-67.',
+      );
       await el.updateComplete;
       expect(errorOf(el, 'Телефон')).to.equal('Введите телефон, например +7 900 123-45-67.');
     });
@@ -814,7 +850,9 @@ describe('<billing-pay>', () => {
     it('a failed /config: Try again loads it at once, then waits longer after each failure; the code says what failed', async () => {
       relay.restore();
       let fails = 4; // two loads, each with its no-cors probe (is the relay there at all?)
-      relay = stubRelay({ config: () => (fails-- > 0 ? Promise.reject(new TypeError('Failed to fetch')) : json(CONFIG)) });
+      relay = stubRelay({
+        config: () => (fails-- > 0 ? Promise.reject(new TypeError('Failed to fetch')) : json(CONFIG)),
+      });
       const configs = () => relay.requests.filter((r) => r.url.endsWith('/config') && r.method === 'GET').length;
       const codes: string[] = [];
       const onError = (e: Event) => codes.push((e as CustomEvent<{ code: string }>).detail.code);
@@ -861,7 +899,9 @@ describe('<billing-pay>', () => {
         relay.restore();
         let answer: (response: Response) => void = () => {};
         relay = stubRelay({ payment: () => new Promise<Response>((resolve) => (answer = resolve)) });
-        const el = await mount(html`<billing-pay relay=${RELAY} lang=${lang} lookup="5 7 15" allow-link-only></billing-pay>`);
+        const el = await mount(
+          html`<billing-pay relay=${RELAY} lang=${lang} lookup="5 7 15" allow-link-only></billing-pay>`,
+        );
         await expect(el).to.be.accessible();
 
         await click(el, lang === 'ru' ? 'Сохранить способ оплаты' : 'Save payment method');

@@ -9,7 +9,13 @@ import { hanging, json, settle, type SentRequest } from './helpers.js';
 const RELAY = 'http://relay.test';
 const SESSION = 'eyJhbGciOiJIUzI1NiJ9.eyJhZ3IiOjEwMDF9.c2lnbmF0dXJl';
 
-const VISA: SavedPaymentMethod = { id: 7, autopayment: true, title: 'Visa •••• 4242', method: 'bank_card', system: 'A' };
+const VISA: SavedPaymentMethod = {
+  id: 7,
+  autopayment: true,
+  title: 'Visa •••• 4242',
+  method: 'bank_card',
+  system: 'A',
+};
 const MIR: SavedPaymentMethod = { id: 9, autopayment: true, title: 'Mir •••• 1234', method: 'bank_card', system: 'B' };
 const OFF: SavedPaymentMethod = { id: 11, autopayment: false, card_mask: '5555 55•• •••• 4444', system: 'A' };
 
@@ -62,9 +68,13 @@ const items = (el: BillingPaymentMethods) => [...root(el).querySelectorAll('li')
 
 /** The button whose accessible name (its `aria-label`, else its text) is `name`. */
 function button(el: BillingPaymentMethods, name: string): HTMLButtonElement {
-  const found = [...root(el).querySelectorAll('button')].find((b) => (b.getAttribute('aria-label') ?? norm(b.textContent)) === name);
+  const found = [...root(el).querySelectorAll('button')].find(
+    (b) => (b.getAttribute('aria-label') ?? norm(b.textContent)) === name,
+  );
   if (!found) {
-    const names = [...root(el).querySelectorAll('button')].map((b) => b.getAttribute('aria-label') ?? norm(b.textContent));
+    const names = [...root(el).querySelectorAll('button')].map(
+      (b) => b.getAttribute('aria-label') ?? norm(b.textContent),
+    );
     throw new Error(`No button "${name}"; buttons: ${names.join(' | ')}`);
   }
   return found;
@@ -137,7 +147,9 @@ describe('<billing-payment-methods>', () => {
       relay.restore();
       let answer: (response: Response) => void = () => {};
       relay = stubMethods({ list: () => new Promise<Response>((resolve) => (answer = resolve)) });
-      const el = await fixture<BillingPaymentMethods>(html`<billing-payment-methods relay=${RELAY} lang="en"></billing-payment-methods>`);
+      const el = await fixture<BillingPaymentMethods>(
+        html`<billing-payment-methods relay=${RELAY} lang="en"></billing-payment-methods>`,
+      );
       await settle();
       expect(relay.requests, 'no request without a session').to.have.length(0);
       expect(status(el)).to.equal('Loading saved payment methods…');
@@ -248,7 +260,9 @@ describe('<billing-payment-methods>', () => {
       const el = await mount();
       await press(el, 'Disable autopayment for Visa •••• 4242');
       await settle();
-      root(el).activeElement!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+      root(el).activeElement!.dispatchEvent(
+        new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }),
+      );
       await el.updateComplete;
       expect(has(el, '[role="group"]')).to.be.false;
       expect(relay.deletes()).to.have.length(0);
@@ -282,7 +296,10 @@ describe('<billing-payment-methods>', () => {
       await press(el, 'Disable autopayment for Visa •••• 4242');
       const error = oneEvent(el, 'billing-payment-methods-error');
       await press(el, 'Disable autopayment for Visa •••• 4242');
-      expect((await error).detail).to.deep.equal({ code: 'not_found', message: 'This payment method is no longer saved.' });
+      expect((await error).detail).to.deep.equal({
+        code: 'not_found',
+        message: 'This payment method is no longer saved.',
+      });
       await el.updateComplete;
       expect(items(el)).to.deep.equal([
         'Mir •••• 1234 Bank card · System B Autopayment on Disable autopayment',
@@ -396,8 +413,13 @@ describe('<billing-payment-methods>', () => {
     }
 
     it('replaces any text with `texts`, for every language or per language tag, the shared labels too', async () => {
-      const flat: TextsOption = { methods: { disable: 'Stop autopayment', autopay_on: 'Autopay active' }, labels: { system_name: 'Wallet {id}' } };
-      const el = await shown(html`<billing-payment-methods relay=${RELAY} session=${SESSION} lang="en" .texts=${flat}></billing-payment-methods>`);
+      const flat: TextsOption = {
+        methods: { disable: 'Stop autopayment', autopay_on: 'Autopay active' },
+        labels: { system_name: 'Wallet {id}' },
+      };
+      const el = await shown(
+        html`<billing-payment-methods relay=${RELAY} session=${SESSION} lang="en" .texts=${flat}></billing-payment-methods>`,
+      );
       expect(items(el)[0]).to.equal('Visa •••• 4242 Bank card · Wallet A Autopay active Stop autopayment');
       expect(button(el, 'Disable autopayment for Visa •••• 4242').textContent!.trim()).to.equal('Stop autopayment');
 
@@ -412,7 +434,9 @@ describe('<billing-payment-methods>', () => {
       expect(items(el)[0]).to.equal('Visa •••• 4242 Банковская карта · Система A Автоплатёж включён Выключить');
       el.lang = 'ru-BY';
       await el.updateComplete;
-      expect(items(el)[0], 'the exact tag over its language').to.equal('Visa •••• 4242 Банковская карта · Система A Работает Выключить');
+      expect(items(el)[0], 'the exact tag over its language').to.equal(
+        'Visa •••• 4242 Банковская карта · Система A Работает Выключить',
+      );
       el.lang = 'en';
       await el.updateComplete;
       expect(items(el)[0]).to.equal('Visa •••• 4242 Bank card · System A Autopayment on Disable autopayment');
@@ -427,7 +451,10 @@ describe('<billing-payment-methods>', () => {
         html`<billing-payment-methods relay=${RELAY} session=${SESSION} lang="de-DE" texts=${german}></billing-payment-methods>`,
       );
       expect(status(el)).to.equal('Sitzung abgelaufen; Seite neu laden.');
-      expect((await error).detail).to.deep.equal({ code: 'session_invalid', message: 'Sitzung abgelaufen; Seite neu laden.' });
+      expect((await error).detail).to.deep.equal({
+        code: 'session_invalid',
+        message: 'Sitzung abgelaufen; Seite neu laden.',
+      });
       expect(root(el).querySelector('[part="base"]')!.getAttribute('lang')).to.equal('de-DE');
 
       relay.restore();
@@ -472,7 +499,10 @@ describe('<billing-payment-methods>', () => {
           await expect(el, state).to.be.accessible();
           expectContrast(el);
           const axe = await axeContrast(el);
-          expect(axe.passes, `${state}: axe judged too little; left incomplete: ${axe.incomplete.join(' | ')}`).to.be.greaterThan(5);
+          expect(
+            axe.passes,
+            `${state}: axe judged too little; left incomplete: ${axe.incomplete.join(' | ')}`,
+          ).to.be.greaterThan(5);
         };
         await check('listing');
         await press(el, 'Disable autopayment for Visa •••• 4242');

@@ -32,7 +32,8 @@ export function contrast(a: Rgba, b: Rgba): number {
 }
 
 /** The element's parent, crossing from a shadow root to its host. */
-const parentOf = (node: Element): Element | null => node.parentElement ?? ((node.getRootNode() as ShadowRoot).host || null);
+const parentOf = (node: Element): Element | null =>
+  node.parentElement ?? ((node.getRootNode() as ShadowRoot).host || null);
 
 /** The opaque colour behind an element: its own and its ancestors' backgrounds, composited (white canvas last). */
 export function backgroundOf(el: Element): Rgba {
@@ -55,11 +56,16 @@ export function textContrasts(el: HTMLElement): Measured[] {
   const found: Measured[] = [];
   for (const node of el.shadowRoot!.querySelectorAll<HTMLElement>('*')) {
     const ownText = [...node.childNodes].some((c) => c.nodeType === Node.TEXT_NODE && c.textContent!.trim());
-    const value = (node instanceof HTMLInputElement && !['radio', 'checkbox'].includes(node.type) && node.value) || node instanceof HTMLSelectElement;
+    const value =
+      (node instanceof HTMLInputElement && !['radio', 'checkbox'].includes(node.type) && node.value) ||
+      node instanceof HTMLSelectElement;
     if (!(ownText || value) || (node as HTMLInputElement).disabled || !node.getClientRects().length) continue;
     const background = backgroundOf(node);
     const color = over(parseColor(getComputedStyle(node).color), background);
-    found.push({ what: `${node.tagName.toLowerCase()}${node.className ? `.${node.className.trim().replace(/\s+/g, '.')}` : ''} "${(node.textContent || (node as HTMLInputElement).value).trim().slice(0, 30)}"`, ratio: contrast(color, background) });
+    found.push({
+      what: `${node.tagName.toLowerCase()}${node.className ? `.${node.className.trim().replace(/\s+/g, '.')}` : ''} "${(node.textContent || (node as HTMLInputElement).value).trim().slice(0, 30)}"`,
+      ratio: contrast(color, background),
+    });
   }
   return found;
 }
@@ -75,7 +81,10 @@ export function expectContrast(el: HTMLElement, minimum = 4.5): void {
 export async function axeContrast(el: HTMLElement): Promise<{ passes: number; incomplete: string[] }> {
   const { axe } = window as unknown as { axe: { run(el: Element, o: object): Promise<AxeResults> } };
   const results = await axe.run(el, { runOnly: ['color-contrast'] });
-  expect(results.violations.flatMap((v) => v.nodes.map((n) => n.html)), 'axe color-contrast violations').to.deep.equal([]);
+  expect(
+    results.violations.flatMap((v) => v.nodes.map((n) => n.html)),
+    'axe color-contrast violations',
+  ).to.deep.equal([]);
   return {
     passes: results.passes.reduce((n, r) => n + r.nodes.length, 0),
     incomplete: results.incomplete.flatMap((r) => r.nodes.map((n) => n.html)),

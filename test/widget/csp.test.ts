@@ -62,7 +62,9 @@ describe('under a strict Content-Security-Policy', () => {
       const form = root.querySelector('form')!;
       // Styled by its adopted style sheet, not by inline styles.
       expect(getComputedStyle(form).display).to.equal('grid');
-      expect(getComputedStyle(form).backgroundColor).to.equal(theme === 'dark' ? 'rgb(24, 27, 33)' : 'rgb(255, 255, 255)');
+      expect(getComputedStyle(form).backgroundColor).to.equal(
+        theme === 'dark' ? 'rgb(24, 27, 33)' : 'rgb(255, 255, 255)',
+      );
 
       root.querySelector<HTMLInputElement>('#f-save')!.click();
       const email = root.querySelector<HTMLInputElement>('#f-email')!;
@@ -71,8 +73,14 @@ describe('under a strict Content-Security-Policy', () => {
       await el.updateComplete;
       await pay(el as BillingPay);
       // The model's parameter rules run in the bundle too (src/eps/params.ts).
-      expect([...root.querySelectorAll('[aria-invalid="true"]')].map((c) => c.id)).to.deep.equal(['f-amount', 'f-lookupValue', 'f-email']);
-      expect(root.querySelector('#f-email-error')!.textContent).to.equal('Введите адрес эл. почты, например name@example.com.');
+      expect([...root.querySelectorAll('[aria-invalid="true"]')].map((c) => c.id)).to.deep.equal([
+        'f-amount',
+        'f-lookupValue',
+        'f-email',
+      ]);
+      expect(root.querySelector('#f-email-error')!.textContent).to.equal(
+        'Введите адрес эл. почты, например name@example.com.',
+      );
       email.value = '';
       email.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
 
@@ -97,8 +105,13 @@ describe('under a strict Content-Security-Policy', () => {
       await el.updateComplete;
       expect(status(el as BillingPay)).to.contain('Не удалось связаться');
 
-      expect(root.querySelectorAll('[style], style'), 'no style attribute or element: an adopted style sheet').to.have.length(0);
-      expect(violations.map((v) => `${v.effectiveDirective} ${v.blockedURI} ${v.sourceFile}:${v.lineNumber}`)).to.deep.equal([]);
+      expect(
+        root.querySelectorAll('[style], style'),
+        'no style attribute or element: an adopted style sheet',
+      ).to.have.length(0);
+      expect(
+        violations.map((v) => `${v.effectiveDirective} ${v.blockedURI} ${v.sourceFile}:${v.lineNumber}`),
+      ).to.deep.equal([]);
       el.remove();
     });
   }

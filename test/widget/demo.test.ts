@@ -29,7 +29,11 @@ async function frameAt(src: string): Promise<HTMLIFrameElement> {
   const frame = document.createElement('iframe');
   frame.src = src;
   document.body.append(frame);
-  await waitUntil(() => frame.contentDocument?.querySelector('billing-pay')?.getAttribute('lang'), `${src} did not start`, { timeout: 4000 });
+  await waitUntil(
+    () => frame.contentDocument?.querySelector('billing-pay')?.getAttribute('lang'),
+    `${src} did not start`,
+    { timeout: 4000 },
+  );
   return frame;
 }
 
@@ -43,7 +47,10 @@ async function removeAsItStarts(src: string): Promise<{ sessionAnswered: boolean
   frame.src = src;
   document.body.append(frame);
   // The page's document, caught before its module scripts ran (they wait for the page to be parsed and for their imports).
-  await waitUntil(() => frame.contentDocument && frame.contentDocument.URL !== 'about:blank', `${src} did not load`, { interval: 1, timeout: 4000 });
+  await waitUntil(() => frame.contentDocument && frame.contentDocument.URL !== 'about:blank', `${src} did not load`, {
+    interval: 1,
+    timeout: 4000,
+  });
   const doc = frame.contentDocument!;
   expect(doc.querySelector('billing-pay')?.hasAttribute('lang'), 'the page had started already').to.not.equal(true);
   const win = frame.contentWindow!;
@@ -51,7 +58,9 @@ async function removeAsItStarts(src: string): Promise<{ sessionAnswered: boolean
     new MutationObserver((_, observer) => {
       if (!doc.querySelector('billing-pay')?.hasAttribute('lang')) return;
       observer.disconnect();
-      const sessionAnswered = win.performance.getEntriesByType('resource').some((entry) => entry.name.endsWith('/demo-session'));
+      const sessionAnswered = win.performance
+        .getEntriesByType('resource')
+        .some((entry) => entry.name.endsWith('/demo-session'));
       frame.remove();
       resolve({ sessionAnswered });
     }).observe(doc, { subtree: true, attributeFilter: ['lang'] });
@@ -61,7 +70,11 @@ async function removeAsItStarts(src: string): Promise<{ sessionAnswered: boolean
 /** A window whose address, history and language the test controls. */
 function pageAt(href: string, lang = 'en') {
   const replaceState = sinon.spy();
-  const win: PageWindow = { location: { href }, history: { state: { kept: true }, replaceState }, document: { documentElement: { lang } } };
+  const win: PageWindow = {
+    location: { href },
+    history: { state: { kept: true }, replaceState },
+    document: { documentElement: { lang } },
+  };
   return { win, replaceState };
 }
 
@@ -86,8 +99,19 @@ describe('demo pages', () => {
     expect(readPaymentReturn('?payment_id=12&status=succeeded')).to.deep.equal({ id: '12', status: 'succeeded' });
     expect(readPaymentReturn('?status=declined&x=1&payment_id=7')).to.deep.equal({ id: '7', status: 'declined' });
     expect(readPaymentReturn('?payment_id=7&status=pending')).to.deep.equal({ id: '7', status: 'other' });
-    expect(readPaymentReturn('?payment_id=7&status=%3Cb%3Eyou%20won%3C%2Fb%3E')).to.deep.equal({ id: '7', status: 'other' });
-    for (const search of ['', '?x=1', '?payment_id=12', '?status=succeeded', '?payment_id=0&status=succeeded', '?payment_id=1e3&status=succeeded', '?payment_id=%3Cimg%3E&status=succeeded']) {
+    expect(readPaymentReturn('?payment_id=7&status=%3Cb%3Eyou%20won%3C%2Fb%3E')).to.deep.equal({
+      id: '7',
+      status: 'other',
+    });
+    for (const search of [
+      '',
+      '?x=1',
+      '?payment_id=12',
+      '?status=succeeded',
+      '?payment_id=0&status=succeeded',
+      '?payment_id=1e3&status=succeeded',
+      '?payment_id=%3Cimg%3E&status=succeeded',
+    ]) {
       expect(readPaymentReturn(search), search).to.equal(null);
     }
   });
@@ -122,7 +146,10 @@ describe('demo pages', () => {
   });
 
   it('a crafted query puts no markup in the page: only digits and a known status are taken', () => {
-    const { win } = pageAt(`http://localhost:8080/?payment_id=3&status=${encodeURIComponent('<img src=x onerror=alert(1)>')}`, 'ru');
+    const { win } = pageAt(
+      `http://localhost:8080/?payment_id=3&status=${encodeURIComponent('<img src=x onerror=alert(1)>')}`,
+      'ru',
+    );
     showPaymentReturn(region, win);
     expect(region.children).to.have.length(0);
     expect(region.textContent).to.equal('Платёж 3 не завершён.');
@@ -140,7 +167,10 @@ describe('demo pages', () => {
       expect(status!.textContent).to.equal('');
       const widget = doc.querySelector('billing-pay')!;
       expect(status!.parentElement).to.equal(widget.parentElement);
-      expect(status!.compareDocumentPosition(widget) & Node.DOCUMENT_POSITION_FOLLOWING, 'the region comes before the widget').to.not.equal(0);
+      expect(
+        status!.compareDocumentPosition(widget) & Node.DOCUMENT_POSITION_FOLLOWING,
+        'the region comes before the widget',
+      ).to.not.equal(0);
       expect(doc.querySelector(`script[type="module"][src="${script}"]`)).to.exist;
 
       const link = doc.querySelector('link[rel="icon"]');
@@ -192,16 +222,25 @@ describe('demo pages', () => {
         expect(doc.documentElement.lang).to.equal('ru');
         expect(doc.getElementById('payment-status')!.textContent).to.equal('Платёж 5 прошёл успешно. Спасибо!');
         expect(frame.contentWindow!.location.search, 'the language stays in the address').to.equal('?lang=ru');
-        for (const el of doc.querySelectorAll('billing-pay, billing-payment-methods')) expect(el.getAttribute('lang')).to.equal('ru');
+        for (const el of doc.querySelectorAll('billing-pay, billing-payment-methods'))
+          expect(el.getAttribute('lang')).to.equal('ru');
         const russian = visibleTexts(doc).filter((t) => !['Northwind Telecom', 'English'].includes(t));
         expect(russian.length).to.be.greaterThan(8);
         const brands = /Northwind Telecom|billing-pay/g;
-        expect(russian.filter((t) => cyrillicShare(t.replace(brands, '')) < 0.8), 'texts not in Russian').to.deep.equal([]);
-        expect([...doc.querySelectorAll<HTMLAnchorElement>('header a')].map((a) => new URL(a.href).searchParams.get('lang'))).to.deep.equal(['ru', 'ru']);
+        expect(
+          russian.filter((t) => cyrillicShare(t.replace(brands, '')) < 0.8),
+          'texts not in Russian',
+        ).to.deep.equal([]);
+        expect(
+          [...doc.querySelectorAll<HTMLAnchorElement>('header a')].map((a) => new URL(a.href).searchParams.get('lang')),
+        ).to.deep.equal(['ru', 'ru']);
 
         doc.querySelector<HTMLButtonElement>('[data-lang="en"]')!.click();
         const english = visibleTexts(doc).filter((t) => t !== 'Русский');
-        expect(english.filter((t) => /[а-яё]/i.test(t)), 'Russian left in English').to.deep.equal([]);
+        expect(
+          english.filter((t) => /[а-яё]/i.test(t)),
+          'Russian left in English',
+        ).to.deep.equal([]);
         expect(frame.contentWindow!.location.search).to.equal('');
         expect(doc.getElementById('payment-status')!.textContent).to.equal('Payment 5 succeeded. Thank you!');
       } finally {

@@ -10,8 +10,22 @@ import type { BillingPay } from '../../src/widget/billing-pay.js';
 import { click, e2e, errorOf, field, mount, pay, status, type, type E2eStack as Stack } from './helpers.js';
 
 const LANGS = {
-  en: { system: 'System', amount: 'Amount', number: 'Agreement number', email: 'E-mail', lookup: 'Find the agreement by', fix: 'Please correct the highlighted fields.' },
-  ru: { system: 'Система', amount: 'Сумма', number: 'Номер договора', email: 'E-mail', lookup: 'Найти договор по', fix: 'Исправьте отмеченные поля.' },
+  en: {
+    system: 'System',
+    amount: 'Amount',
+    number: 'Agreement number',
+    email: 'E-mail',
+    lookup: 'Find the agreement by',
+    fix: 'Please correct the highlighted fields.',
+  },
+  ru: {
+    system: 'Система',
+    amount: 'Сумма',
+    number: 'Номер договора',
+    email: 'E-mail',
+    lookup: 'Найти договор по',
+    fix: 'Исправьте отмеченные поля.',
+  },
 };
 const NOT_FOUND = {
   en: { number: 'No agreement with this number.', email: 'No client with this e-mail.' },
@@ -36,7 +50,11 @@ describe('<billing-pay> end to end: what went wrong, in the payer’s language',
         await pay(el);
         const { detail } = await error;
         await el.updateComplete;
-        expect(detail).to.deep.equal({ code: 'agreement_not_found', message: words.fix, fields: { agreement_param_value: NOT_FOUND[lang].number } });
+        expect(detail).to.deep.equal({
+          code: 'agreement_not_found',
+          message: words.fix,
+          fields: { agreement_param_value: NOT_FOUND[lang].number },
+        });
         expect(errorOf(el, words.number)).to.equal(NOT_FOUND[lang].number);
         expect(field(el, words.number).getAttribute('aria-invalid')).to.equal('true');
         expect(el.shadowRoot!.activeElement).to.equal(field(el, words.number));
@@ -76,7 +94,9 @@ describe('<billing-pay> end to end: what went wrong, in the payer’s language',
   it('a page whose origin the relay does not allow: a neutral text and Try again for the payer, the fix in the console', async () => {
     const logged = sinon.stub(console, 'error');
     try {
-      const error = new Promise<CustomEvent>((resolve) => document.addEventListener('billing-pay-error', (e) => resolve(e as CustomEvent), { once: true }));
+      const error = new Promise<CustomEvent>((resolve) =>
+        document.addEventListener('billing-pay-error', (e) => resolve(e as CustomEvent), { once: true }),
+      );
       const el = await fixture<BillingPay>(html`<billing-pay lang="en" relay=${stack.foreignRelay}></billing-pay>`);
       const { detail } = await error;
       await el.updateComplete;
@@ -92,7 +112,9 @@ describe('<billing-pay> end to end: what went wrong, in the payer’s language',
   });
 
   it('a relay that cannot be reached is a network_error, not an origin problem', async () => {
-    const error = new Promise<CustomEvent>((resolve) => document.addEventListener('billing-pay-error', (e) => resolve(e as CustomEvent), { once: true }));
+    const error = new Promise<CustomEvent>((resolve) =>
+      document.addEventListener('billing-pay-error', (e) => resolve(e as CustomEvent), { once: true }),
+    );
     // Port 9: a browser never connects to it, so the request fails as an unreachable relay’s does.
     await fixture<BillingPay>(html`<billing-pay lang="en" relay="http://127.0.0.1:9"></billing-pay>`);
     expect((await error).detail.code).to.equal('network_error');

@@ -37,10 +37,14 @@ export async function startE2eStack(pageOrigins: string[]) {
       sandbox.faults.epsPayments = { status: Number(q.get('status')), times: 1 };
       return {};
     },
-    session: async (q) => ({ session: await createClientSession({ agreementId: Number(q.get('agreement')) }, SESSION_SECRET) }),
+    session: async (q) => ({
+      session: await createClientSession({ agreementId: Number(q.get('agreement')) }, SESSION_SECRET),
+    }),
     /** The `POST /eps_payments` bodies that reached the billing. */
-    payments: async () => sandbox.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/eps_payments')).map((c) => c.body),
-    methods: async (q) => [...sandbox.store.paymentMethods.values()].filter((m) => m.agreement_id === Number(q.get('agreement'))),
+    payments: async () =>
+      sandbox.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/eps_payments')).map((c) => c.body),
+    methods: async (q) =>
+      [...sandbox.store.paymentMethods.values()].filter((m) => m.agreement_id === Number(q.get('agreement'))),
     balance: async (q) => ({ balance: String(sandbox.store.agreements.get(Number(q.get('agreement')))?.balance) }),
     /** Moves the sandbox's clock to one minute past one day before the next monthly period (the 1st, UTC). */
     eve: async () => {
@@ -50,10 +54,16 @@ export async function startE2eStack(pageOrigins: string[]) {
       return sandbox.clock.advanceTo(eveOf(month)).events;
     },
     /** The sandbox's client card of an agreement, as HTML. */
-    card: async (q) => ({ html: await (await fetch(`${sandbox.url}/agreements/${Number(q.get('agreement'))}`)).text() }),
+    card: async (q) => ({
+      html: await (await fetch(`${sandbox.url}/agreements/${Number(q.get('agreement'))}`)).text(),
+    }),
     /** The client's choice on the payment system's page: the form the hosted page posts. */
     decide: async (q) => {
-      const res = await fetch(q.get('url')!, { method: 'POST', body: new URLSearchParams({ decision: q.get('decision')! }), redirect: 'manual' });
+      const res = await fetch(q.get('url')!, {
+        method: 'POST',
+        body: new URLSearchParams({ decision: q.get('decision')! }),
+        redirect: 'manual',
+      });
       return { status: res.status, location: res.headers.get('location') };
     },
   };

@@ -12,7 +12,12 @@ import { click, e2e, field, mount, pay, payButton, type, type E2eStack as Stack 
 import { pointAndClick, press, typeKeys } from './input.js';
 
 /** Fills the form as a person would, presses Pay, and returns the payment page address (navigation cancelled). */
-async function payWith(el: BillingPay, system: string, amount: string, options: { save?: boolean } = {}): Promise<string> {
+async function payWith(
+  el: BillingPay,
+  system: string,
+  amount: string,
+  options: { save?: boolean } = {},
+): Promise<string> {
   await click(el, system);
   await type(el, 'Amount', amount);
   await type(el, 'Agreement number', 'AG-1001');
@@ -46,7 +51,9 @@ describe('<billing-pay> end to end: widget → relay → billing sandbox', () =>
       agreement_param_value: 'AG-1001',
       eps_params: reached.eps_params,
     });
-    const params = Object.fromEntries((reached.eps_params as { name: string; value: unknown }[]).map((p) => [p.name, p.value]));
+    const params = Object.fromEntries(
+      (reached.eps_params as { name: string; value: unknown }[]).map((p) => [p.name, p.value]),
+    );
     expect(params).to.deep.equal({
       confirmation_type: 'redirect',
       confirmation_return_url: location.href,
@@ -77,9 +84,9 @@ describe('<billing-pay> end to end: widget → relay → billing sandbox', () =>
   }
 
   it('by keyboard alone: Tab, arrow keys to B, typed amount and agreement, Enter pays', async () => {
-    const el = await mount(html`<div><button id="before">before</button><billing-pay lang="en" relay=${stack.relay}></billing-pay></div>`).then(
-      () => document.querySelector('billing-pay')!,
-    );
+    const el = await mount(
+      html`<div><button id="before">before</button><billing-pay lang="en" relay=${stack.relay}></billing-pay></div>`,
+    ).then(() => document.querySelector('billing-pay')!);
     el.addEventListener('billing-pay-redirect', (e) => e.preventDefault(), { once: true });
     document.getElementById('before')!.focus();
     await press('Tab', 'ArrowDown'); // System A, then B
@@ -111,7 +118,10 @@ describe('<billing-pay> end to end: widget → relay → billing sandbox', () =>
   });
 
   it('B and C complete too; C carries no saving parameters', async () => {
-    for (const [system, uuid] of [['System B', 'sandbox-eps-b'], ['System C', 'sandbox-eps-c']]) {
+    for (const [system, uuid] of [
+      ['System B', 'sandbox-eps-b'],
+      ['System C', 'sandbox-eps-c'],
+    ]) {
       const el = await mount(html`<billing-pay lang="en" relay=${stack.relay}></billing-pay>`);
       const url = await payWith(el, system!, '99.90');
       const reached = (await e2e<Record<string, unknown>[]>('payments')).at(-1)!;
@@ -142,7 +152,9 @@ describe('<billing-pay> end to end: widget → relay → billing sandbox', () =>
     const pay = await mount(html`<billing-pay lang="en" relay=${stack.relay}></billing-pay>`);
     const url = await payWith(pay, 'System A', '10.00', { save: true });
     await e2e('decide', { url, decision: 'pay' });
-    const saved = (await e2e<{ payment_method_id: number; enable_auto_payments: boolean }[]>('methods', { agreement: '1001' })).at(-1)!;
+    const saved = (
+      await e2e<{ payment_method_id: number; enable_auto_payments: boolean }[]>('methods', { agreement: '1001' })
+    ).at(-1)!;
     expect(saved.enable_auto_payments).to.equal(true);
 
     const { session } = await e2e<{ session: string }>('session', { agreement: '1001' });
@@ -151,7 +163,8 @@ describe('<billing-pay> end to end: widget → relay → billing sandbox', () =>
     );
     const root = list.shadowRoot!;
     const disableButtons = async () => {
-      for (let i = 0; i < 100 && !root.querySelector('[part~="disable"]'); i += 1) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 100 && !root.querySelector('[part~="disable"]'); i += 1)
+        await new Promise((r) => setTimeout(r, 20));
       return [...root.querySelectorAll<HTMLButtonElement>('[part~="disable"]')];
     };
     const buttons = await disableButtons();
@@ -163,8 +176,11 @@ describe('<billing-pay> end to end: widget → relay → billing sandbox', () =>
     const { detail } = await changed;
     expect((detail as { id: number }[]).some((m) => m.id === saved.payment_method_id)).to.equal(false);
 
-    const after = (await e2e<{ payment_method_id: number; enable_auto_payments: boolean; status: number }[]>('methods', { agreement: '1001' }))
-      .find((m) => m.payment_method_id === saved.payment_method_id)!;
+    const after = (
+      await e2e<{ payment_method_id: number; enable_auto_payments: boolean; status: number }[]>('methods', {
+        agreement: '1001',
+      })
+    ).find((m) => m.payment_method_id === saved.payment_method_id)!;
     expect(after).to.include({ enable_auto_payments: false, status: 3 });
   });
 
@@ -174,7 +190,9 @@ describe('<billing-pay> end to end: widget → relay → billing sandbox', () =>
     let autopayment: { kind: string; trigger?: string; amount?: string } | undefined;
     for (let month = 0; month < 4 && !autopayment; month += 1) {
       const events = await e2e<{ kind: string; trigger?: string; amount?: string; agreement_id: number }[]>('eve');
-      autopayment = events.find((e) => e.kind === 'autopayment' && e.trigger === 'before_period' && e.agreement_id === 1001);
+      autopayment = events.find(
+        (e) => e.kind === 'autopayment' && e.trigger === 'before_period' && e.agreement_id === 1001,
+      );
     }
     expect(autopayment, 'an autopayment before a new period').to.not.equal(undefined);
     const { html: card } = await e2e<{ html: string }>('card', { agreement: '1001' });

@@ -21,7 +21,10 @@ export const ENGINES: Engine[] = ['chromium', 'firefox', 'webkit'];
 /** The engines named in `ENGINES` (comma-separated), else all three. */
 export function chosenEngines(value = process.env.ENGINES): Engine[] {
   if (!value) return ENGINES;
-  const names = value.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   const unknown = names.filter((n) => !ENGINES.includes(n as Engine));
   if (unknown.length) throw new Error(`ENGINES: unknown ${unknown.join(', ')} (known: ${ENGINES.join(', ')})`);
   return names as Engine[];
@@ -51,7 +54,12 @@ export function launcherFor(engine: Engine): BrowserLauncher {
   if (engine === 'firefox') {
     return chromeLauncher({
       puppeteer: puppeteer as never,
-      launchOptions: { browser: 'firefox', executablePath: '/usr/bin/firefox-esr', headless: true, timeout: LAUNCH_TIMEOUT_MS },
+      launchOptions: {
+        browser: 'firefox',
+        executablePath: '/usr/bin/firefox-esr',
+        headless: true,
+        timeout: LAUNCH_TIMEOUT_MS,
+      },
     });
   }
   return new WebKitLauncher();
@@ -94,12 +102,12 @@ class WebKitLauncher extends WebdriverLauncher {
   }
 
   private async startXvfb(): Promise<string> {
-    const xvfb = this.spawnChild('Xvfb', ['-displayfd', '3', '-nolisten', 'tcp', '-screen', '0', '1280x1024x24'], process.env, [
-      'ignore',
-      'ignore',
-      'pipe',
-      'pipe',
-    ]);
+    const xvfb = this.spawnChild(
+      'Xvfb',
+      ['-displayfd', '3', '-nolisten', 'tcp', '-screen', '0', '1280x1024x24'],
+      process.env,
+      ['ignore', 'ignore', 'pipe', 'pipe'],
+    );
     const said = xvfb.stdio[3]!;
     let text = '';
     said.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -148,7 +156,10 @@ async function waitForDriver(url: string, driver: ChildProcess): Promise<void> {
     (async () => {
       for (;;) {
         if (exited) throw new Error(`WebKitWebDriver exited (${driver.exitCode})`);
-        const ok = await fetch(url).then((r) => r.ok, () => false);
+        const ok = await fetch(url).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (ok) return;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
@@ -197,7 +208,9 @@ export function engineTimeLimit(limitMs = ENGINE_TIME_LIMIT_MS): Reporter {
           started.set(engine, Date.now());
           const timer = setTimeout(() => {
             const left = all().filter((s) => s.browser.name === engine && s.status !== 'FINISHED').length;
-            process.stderr.write(`\n${engine} did not finish its test files within ${limitMs / 1000} s (${left} left): stopping the run.\n`);
+            process.stderr.write(
+              `\n${engine} did not finish its test files within ${limitMs / 1000} s (${left} left): stopping the run.\n`,
+            );
             process.exit(1);
           }, limitMs);
           timer.unref();

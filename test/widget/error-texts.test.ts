@@ -26,8 +26,20 @@ async function readmeCodes(): Promise<[number, string][]> {
 }
 
 const LANGS = {
-  en: { amount: 'Amount', number: 'Agreement number', wait: 'in 30 seconds', maybe: /may have been made/, other: /another payment system/ },
-  ru: { amount: 'Сумма', number: 'Номер договора', wait: 'через 30 секунд', maybe: /мог пройти/, other: /другую платёжную систему/ },
+  en: {
+    amount: 'Amount',
+    number: 'Agreement number',
+    wait: 'in 30 seconds',
+    maybe: /may have been made/,
+    other: /another payment system/,
+  },
+  ru: {
+    amount: 'Сумма',
+    number: 'Номер договора',
+    wait: 'через 30 секунд',
+    maybe: /мог пройти/,
+    other: /другую платёжную систему/,
+  },
 };
 
 describe('what the payer reads for each error code of the README', () => {
@@ -44,9 +56,17 @@ describe('what the payer reads for each error code of the README', () => {
       payment: () => {
         const headers = { 'Content-Type': 'application/json', 'Retry-After': '30' };
         const fields = /validation_failed|agreement_not_found/.test(answer.code)
-          ? { agreement_param_value: { problem: answer.code === 'agreement_not_found' ? 'agreement_not_found' : 'code', message: 'English.' } }
+          ? {
+              agreement_param_value: {
+                problem: answer.code === 'agreement_not_found' ? 'agreement_not_found' : 'code',
+                message: 'English.',
+              },
+            }
           : undefined;
-        return new Response(JSON.stringify({ error: { code: answer.code, message: RELAY_MESSAGE, fields } }), { status: answer.status, headers });
+        return new Response(JSON.stringify({ error: { code: answer.code, message: RELAY_MESSAGE, fields } }), {
+          status: answer.status,
+          headers,
+        });
       },
     });
     logged = sinon.stub(console, 'error');

@@ -54,7 +54,9 @@ export const created = (url = PAYMENT_PAGE) => json({ redirect_url: url, payment
 /** A payment that never answers until its request is aborted (then rejects the way `fetch` does). */
 export const hanging = (request: SentRequest) =>
   new Promise<Response>((_, reject) => {
-    request.signal?.addEventListener('abort', () => reject(new DOMException('The operation was aborted.', 'AbortError')));
+    request.signal?.addEventListener('abort', () =>
+      reject(new DOMException('The operation was aborted.', 'AbortError')),
+    );
   });
 
 /** Replaces `window.fetch` with a relay: `/config` and `/payments`. Restore it in `afterEach`. */
@@ -76,7 +78,8 @@ export function stubRelay(options: RelayStubOptions = {}): RelayStub {
       if (typeof config === 'function') return config(request);
       return config instanceof Response ? config : json(config);
     }
-    if (url.endsWith('/payments') && request.method === 'POST') return options.payment ? options.payment(request) : created();
+    if (url.endsWith('/payments') && request.method === 'POST')
+      return options.payment ? options.payment(request) : created();
     return json({ error: { code: 'not_found', message: 'There is nothing at this address.' } }, 404);
   });
   return {
@@ -210,7 +213,10 @@ const LATIN_IN_RUSSIAN = /E-mail|\bID\b|\bJSON\b|http\(s\)/g;
  * (`name@example.com`) and the allowed Latin words aside. 0 when nothing is left.
  */
 export function cyrillicShare(text: string): number {
-  const read = text.replace(/\{[^}]*\}/g, '').replace(/\S+@\S+/g, '').replace(LATIN_IN_RUSSIAN, '');
+  const read = text
+    .replace(/\{[^}]*\}/g, '')
+    .replace(/\S+@\S+/g, '')
+    .replace(LATIN_IN_RUSSIAN, '');
   const letters = read.match(/\p{L}/gu) ?? [];
   return letters.length ? letters.filter((c) => /[а-яё]/i.test(c)).length / letters.length : 0;
 }

@@ -22,7 +22,9 @@ describe('texts', () => {
   it('translates a problem key; a sentence is not a key', () => {
     expect(problemIn('ru', 'amount_max')).to.equal('Сумма больше допустимой.');
     expect(problemIn('en', 'email')).to.equal(PROBLEM_TEXTS_EN.email);
-    expect(problemIn('ru', PROBLEM_TEXTS_EN.email), 'no English sentence is mapped back').to.equal(TEXTS.ru.errors.validation_failed);
+    expect(problemIn('ru', PROBLEM_TEXTS_EN.email), 'no English sentence is mapped back').to.equal(
+      TEXTS.ru.errors.validation_failed,
+    );
     expect(problemIn('ru', 'a_key_of_a_newer_relay')).to.equal('Исправьте отмеченные поля.');
     // A problem only a hand-made request can have is not in the widget's bundle: the general text stands for it.
     expect(problemIn('en', 'duplicate_param')).to.equal(TEXTS.en.errors.validation_failed);
@@ -65,7 +67,11 @@ describe('texts', () => {
 
     const de = resolveTexts('de-AT', { de: { labels: { pay: 'Bezahlen' } }, 'de-at': { labels: { amount: 'Summe' } } });
     expect(de.locale).to.equal('de-AT');
-    expect([de.t.labels.pay, de.t.labels.amount, de.t.labels.phone]).to.deep.equal(['Bezahlen', 'Summe', TEXTS.en.labels.phone]);
+    expect([de.t.labels.pay, de.t.labels.amount, de.t.labels.phone]).to.deep.equal([
+      'Bezahlen',
+      'Summe',
+      TEXTS.en.labels.phone,
+    ]);
     expect(TEXTS.en.labels.pay, 'the built-in texts are never changed').to.equal('Pay');
   });
 

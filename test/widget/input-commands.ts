@@ -41,9 +41,19 @@ interface Session {
   id: string;
   browser: { type: string; name: string; getPage?(id: string): Page };
 }
-type WebDriverAction = { type: string; value?: string; duration?: number; button?: number; x?: number; y?: number; origin?: string };
+type WebDriverAction = {
+  type: string;
+  value?: string;
+  duration?: number;
+  button?: number;
+  x?: number;
+  y?: number;
+  origin?: string;
+};
 interface Driver {
-  performActions(actions: { type: string; id: string; parameters?: object; actions: WebDriverAction[] }[]): Promise<void>;
+  performActions(
+    actions: { type: string; id: string; parameters?: object; actions: WebDriverAction[] }[],
+  ): Promise<void>;
   releaseActions(): Promise<void>;
 }
 
@@ -66,8 +76,10 @@ async function webdriverKeys(driver: Driver, payload: KeysPayload): Promise<void
   const actions: WebDriverAction[] = [];
   const code = (key: string) => WEBDRIVER_KEYS[key] ?? key;
   for (const chord of chordsOf(payload)) {
-    for (const key of chord) actions.push({ type: 'keyDown', value: code(key) }, { type: 'pause', duration: KEY_PAUSE_MS });
-    for (const key of [...chord].reverse()) actions.push({ type: 'keyUp', value: code(key) }, { type: 'pause', duration: KEY_PAUSE_MS });
+    for (const key of chord)
+      actions.push({ type: 'keyDown', value: code(key) }, { type: 'pause', duration: KEY_PAUSE_MS });
+    for (const key of [...chord].reverse())
+      actions.push({ type: 'keyUp', value: code(key) }, { type: 'pause', duration: KEY_PAUSE_MS });
   }
   await driver.performActions([{ type: 'key', id: 'keyboard', actions }]);
   await driver.releaseActions();

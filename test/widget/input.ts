@@ -57,7 +57,11 @@ export async function colorScheme(context: TestContext, scheme: 'light' | 'dark'
     return;
   }
   if (matchMedia(`(prefers-color-scheme: ${scheme})`).matches) return;
-  await skipIn(context, [engine()], `its driver cannot emulate prefers-color-scheme (CDP only) and the engine's own is not ${scheme}`);
+  await skipIn(
+    context,
+    [engine()],
+    `its driver cannot emulate prefers-color-scheme (CDP only) and the engine's own is not ${scheme}`,
+  );
 }
 
 /** Puts `prefers-color-scheme` back to the engine's own, where it was emulated. */

@@ -77,7 +77,9 @@ describe('readiness', () => {
       relay.stub.callsFake(async (input: RequestInfo | URL) =>
         String(input).endsWith('/payment-methods') ? list() : json({ error: { code: 'not_found', message: 'x' } }, 404),
       );
-      const el = await fixture<BillingPaymentMethods>(html`<billing-payment-methods lang="en" relay=${RELAY}></billing-payment-methods>`);
+      const el = await fixture<BillingPaymentMethods>(
+        html`<billing-payment-methods lang="en" relay=${RELAY}></billing-payment-methods>`,
+      );
       expect(el.state).to.equal('loading');
       expect(el.getAttribute('state')).to.equal('loading');
       el.session = 'a-session';

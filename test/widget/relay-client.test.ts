@@ -44,15 +44,30 @@ describe('relay client', () => {
   });
 
   it('refuses what the relay refuses: user info even empty, a backslash, a character the parser drops (the one rule, isPaymentPage)', () => {
-    for (const url of ['https://@pay.example/9', 'https://pay.example\\@evil.example/', 'https://pay.example/9\r\nSet-Cookie: x=1', 'http://127.0.0.2:9/pay/9']) {
+    for (const url of [
+      'https://@pay.example/9',
+      'https://pay.example\\@evil.example/',
+      'https://pay.example/9\r\nSet-Cookie: x=1',
+      'http://127.0.0.2:9/pay/9',
+    ]) {
       expect(isSafeRedirect(url, 'http://localhost:8080/'), JSON.stringify(url)).to.be.false;
     }
   });
 
   it('a 201 without redirect_url is a bad answer, not a failure to retry', async () => {
-    const stub = sinon.stub(window, 'fetch').resolves(new Response(JSON.stringify({ payment: { payment_id: 9 } }), { status: 201, headers: { 'Content-Type': 'application/json' } }));
+    const stub = sinon.stub(window, 'fetch').resolves(
+      new Response(JSON.stringify({ payment: { payment_id: 9 } }), {
+        status: 201,
+        headers: { 'Content-Type': 'application/json' },
+      }),
+    );
     try {
-      const failure = await postPayment('http://relay.test', { system: 'C', amount: '1.00', agreement_param_id: 5, agreement_param_value: 'AG-1', eps_params: [] }, 'k', new AbortController().signal).then(
+      const failure = await postPayment(
+        'http://relay.test',
+        { system: 'C', amount: '1.00', agreement_param_id: 5, agreement_param_value: 'AG-1', eps_params: [] },
+        'k',
+        new AbortController().signal,
+      ).then(
         () => null,
         (error: unknown) => error,
       );
@@ -81,7 +96,8 @@ describe('relay client', () => {
   it('makes v4 UUID idempotency keys', () => {
     const keys = new Set(Array.from({ length: 50 }, newIdempotencyKey));
     expect(keys.size).to.equal(50);
-    for (const key of keys) expect(key).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    for (const key of keys)
+      expect(key).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
   it('makes them without crypto.randomUUID too (a page that is not a secure context)', () => {
@@ -90,7 +106,8 @@ describe('relay client', () => {
     try {
       const keys = new Set(Array.from({ length: 500 }, newIdempotencyKey));
       expect(keys.size).to.equal(500);
-      for (const key of keys) expect(key).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      for (const key of keys)
+        expect(key).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     } finally {
       Object.defineProperty(Crypto.prototype, 'randomUUID', own);
     }

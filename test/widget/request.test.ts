@@ -27,7 +27,10 @@ describe('the payment request built from the form', () => {
     for (const system of ['A', 'B', 'C'] as const) {
       for (const save of [false, true]) {
         for (const linkOnly of [false, true]) {
-          const body = buildPaymentRequest(form({ system, save, linkOnly, email: 'a@b.example', phone: '+7 900 123-45-67', name: 'N', comment: 'c' }), all);
+          const body = buildPaymentRequest(
+            form({ system, save, linkOnly, email: 'a@b.example', phone: '+7 900 123-45-67', name: 'N', comment: 'c' }),
+            all,
+          );
           expect(checkPayment(body, rules), `${system} save=${save} link=${linkOnly}`).to.have.property('ok', true);
         }
       }
@@ -42,9 +45,18 @@ describe('the payment request built from the form', () => {
 
   it('saves only where the system and the relay allow it; links only with a saved method', () => {
     expect(names('C', { save: true })).to.deep.equal(['return_url']);
-    expect(names('A', { save: true }, { canSave: false, linkOnly: false })).to.deep.equal(['confirmation_type', 'confirmation_return_url']);
+    expect(names('A', { save: true }, { canSave: false, linkOnly: false })).to.deep.equal([
+      'confirmation_type',
+      'confirmation_return_url',
+    ]);
     expect(names('A', { linkOnly: true })).to.deep.equal(['confirmation_type', 'confirmation_return_url']);
-    expect(names('A', { save: true, linkOnly: true }, { canSave: true, linkOnly: false })).to.not.include('cancel_payment');
-    expect(names('B', { save: true, linkOnly: true })).to.deep.equal(['confirmation_return_url', 'return_url_fail', 'is_autopayment']);
+    expect(names('A', { save: true, linkOnly: true }, { canSave: true, linkOnly: false })).to.not.include(
+      'cancel_payment',
+    );
+    expect(names('B', { save: true, linkOnly: true })).to.deep.equal([
+      'confirmation_return_url',
+      'return_url_fail',
+      'is_autopayment',
+    ]);
   });
 });

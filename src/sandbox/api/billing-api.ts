@@ -37,10 +37,12 @@ export function billingApi(state: SandboxState, options: BillingApiOptions): Hon
     state,
     bearer: bearerAuth(state.tokens),
     fault: (route) => injectFaults(state.faults, route, state.closing.signal),
-    count: (route): MiddlewareHandler => async (_c, next) => {
-      state.counts[route] += 1;
-      await next();
-    },
+    count:
+      (route): MiddlewareHandler =>
+      async (_c, next) => {
+        state.counts[route] += 1;
+        await next();
+      },
   };
 
   const api = new Hono<ApiEnv>();

@@ -25,7 +25,10 @@ export interface EpsPaymentOptions {
   linkOrigin(c: Context): string;
 }
 
-export function epsPaymentRoutes({ state, bearer, count, fault }: ApiContext, { systemOf, linkOrigin }: EpsPaymentOptions): Hono<ApiEnv> {
+export function epsPaymentRoutes(
+  { state, bearer, count, fault }: ApiContext,
+  { systemOf, linkOrigin }: EpsPaymentOptions,
+): Hono<ApiEnv> {
   const routes = new Hono<ApiEnv>();
   routes.post('/', count('epsPayments'), fault('epsPayments'), bearer, (c) => {
     const input = jsonBody(c, epsPaymentSchema);
@@ -45,7 +48,8 @@ export function epsPaymentRoutes({ state, bearer, count, fault }: ApiContext, { 
     // The sandbox plays the billing's rules, looser than this product's (saving without autopayment, "true" as text).
     const params = readBooleans(system, read.params, BILLING_POLICY);
     const problems = [...paramProblems(system, params, BILLING_POLICY)];
-    if (problems.length) throw badRequest(problems.map(([name, problem]) => problemMessage(`eps_params.${name}`, problem)).join(' '));
+    if (problems.length)
+      throw badRequest(problems.map(([name, problem]) => problemMessage(`eps_params.${name}`, problem)).join(' '));
 
     const agreement = findAgreement(state.store, kind, input.agreement_param_value);
     if (!agreement) throw notFound('agreement not found');

@@ -18,7 +18,11 @@ export function paymentMethodRoutes({ state, bearer }: ApiContext): Hono<ApiEnv>
       if (!store.agreements.has(agreementId)) throw notFound(`agreement ${agreementId} not found`);
     }
     const methods = [...store.paymentMethods.values()]
-      .filter((m) => (statuses === undefined || statuses.includes(m.status)) && (agreementId === undefined || m.agreement_id === agreementId))
+      .filter(
+        (m) =>
+          (statuses === undefined || statuses.includes(m.status)) &&
+          (agreementId === undefined || m.agreement_id === agreementId),
+      )
       .map((m) => ({ ...m }));
     return c.json({ code: 200, response: { payment_methods: methods } }, 200);
   });
@@ -28,7 +32,11 @@ export function paymentMethodRoutes({ state, bearer }: ApiContext): Hono<ApiEnv>
     const method = store.paymentMethods.get(id);
     if (!method) throw notFound(`payment method ${id} not found`);
     store.disableMethod(method);
-    const response = { payment_method_id: id, status: method.status, enable_auto_payments: method.enable_auto_payments };
+    const response = {
+      payment_method_id: id,
+      status: method.status,
+      enable_auto_payments: method.enable_auto_payments,
+    };
     return c.json({ code: 200, response }, 200);
   });
   return routes;
@@ -40,7 +48,9 @@ export function paymentMethodRoutes({ state, bearer }: ApiContext): Hono<ApiEnv>
  */
 function statusList(c: Context<ApiEnv>): number[] | undefined {
   const url = new URL(c.req.url);
-  const texts = [...url.searchParams].filter(([key]) => /^status_list(?:\[\d*\])?$/.test(key)).map(([, value]) => value);
+  const texts = [...url.searchParams]
+    .filter(([key]) => /^status_list(?:\[\d*\])?$/.test(key))
+    .map(([, value]) => value);
   if (!texts.length) return undefined;
   const items: unknown[] = texts.flatMap((text) => {
     const trimmed = text.trim();

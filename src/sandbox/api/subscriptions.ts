@@ -49,8 +49,13 @@ export function subscriptionRoutes({ state, bearer }: ApiContext): Hono<ApiEnv> 
     const tariff = tariffOf(store, tariffId);
     checkTerms(tariff, periodId, input.services ?? []);
     const months = (t: Tariff, id: number) => t.periods.find((p) => p.period_id === id)?.months;
-    if (months(tariff, periodId) !== months(tariffOf(store, current.tariff_id), current.period_id) && parseTimestamp(input.change_start_date) < clock.millis()) {
-      throw badRequest(`change_start_date: a change of the period length cannot start in the past (the sandbox time is ${timestamp(clock.millis())})`);
+    if (
+      months(tariff, periodId) !== months(tariffOf(store, current.tariff_id), current.period_id) &&
+      parseTimestamp(input.change_start_date) < clock.millis()
+    ) {
+      throw badRequest(
+        `change_start_date: a change of the period length cannot start in the past (the sandbox time is ${timestamp(clock.millis())})`,
+      );
     }
     const version = store.addVersion(subscription, {
       starts_at: input.change_start_date,
@@ -60,16 +65,21 @@ export function subscriptionRoutes({ state, bearer }: ApiContext): Hono<ApiEnv> 
       services: input.services ? input.services.map(toSubscriptionService) : current.services.map((s) => ({ ...s })),
     });
     scheduler.catchUp();
-    return c.json({ code: 200, response: { subscription_id: subscription.subscription_id, version: version.version } }, 200);
+    return c.json(
+      { code: 200, response: { subscription_id: subscription.subscription_id, version: version.version } },
+      200,
+    );
   });
   return routes;
 }
 
 /** The period and every service must belong to the tariff. */
 function checkTerms(tariff: Tariff, periodId: number, services: readonly ServiceItem[]): void {
-  if (!tariff.periods.some((p) => p.period_id === periodId)) throw notFound(`period ${periodId} not found on tariff ${tariff.tariff_id}`);
+  if (!tariff.periods.some((p) => p.period_id === periodId))
+    throw notFound(`period ${periodId} not found on tariff ${tariff.tariff_id}`);
   for (const { tariff_service_id: id } of services) {
-    if (!tariff.services.some((s) => s.tariff_service_id === id)) throw notFound(`service ${id} not found on tariff ${tariff.tariff_id}`);
+    if (!tariff.services.some((s) => s.tariff_service_id === id))
+      throw notFound(`service ${id} not found on tariff ${tariff.tariff_id}`);
   }
 }
 

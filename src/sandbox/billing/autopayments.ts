@@ -20,7 +20,10 @@ export const TRIGGER_TEXT: Readonly<Record<AutopaymentTrigger, string>> = {
 
 /** The method autopayments of an agreement use: its latest active one with autopayment connected. */
 export function autopaymentMethodOf(store: SandboxStore, agreementId: number): PaymentMethod | undefined {
-  return store.methodsOf(agreementId).filter((m) => m.status === METHOD_ACTIVE && m.enable_auto_payments).at(-1);
+  return store
+    .methodsOf(agreementId)
+    .filter((m) => m.status === METHOD_ACTIVE && m.enable_auto_payments)
+    .at(-1);
 }
 
 export class Autopayments {
@@ -85,7 +88,9 @@ export class Autopayments {
     if (!agreement) return false;
     return (
       agreement.balance < 0n ||
-      this.store.subscriptionsOf(agreementId).some((s) => s.billing.state === 'awaiting_activation' || s.billing.state === 'blocked')
+      this.store
+        .subscriptionsOf(agreementId)
+        .some((s) => s.billing.state === 'awaiting_activation' || s.billing.state === 'blocked')
     );
   }
 }

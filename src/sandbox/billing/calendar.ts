@@ -33,7 +33,8 @@ export interface Period {
 
 /** The period of `months` months (aligned to the calendar year) that contains `at`. */
 export function periodContaining(at: number, months: number): Period {
-  if (!Number.isInteger(months) || months < 1) throw new RangeError(`a period is a whole number of months, not ${months}`);
+  if (!Number.isInteger(months) || months < 1)
+    throw new RangeError(`a period is a whole number of months, not ${months}`);
   const date = new Date(at);
   const index = date.getUTCFullYear() * 12 + date.getUTCMonth();
   const first = index - (index % months);

@@ -24,7 +24,14 @@
 import { formatMinorUnits } from '../../eps/amount.js';
 import { DAY_MS, dateOf, parseTimestamp, periodContaining, timestamp, type Period } from './calendar.js';
 import { monthlyRate, prorate, type Stretch } from './pricing.js';
-import type { BillingEvent, ChargedPeriod, LedgerEntry, Subscription, SubscriptionState, SubscriptionVersion } from './records.js';
+import type {
+  BillingEvent,
+  ChargedPeriod,
+  LedgerEntry,
+  Subscription,
+  SubscriptionState,
+  SubscriptionVersion,
+} from './records.js';
 import type { SandboxStore } from './store.js';
 
 /** A part `[from, to)` of a billing period. */
@@ -61,7 +68,7 @@ export class Charging {
   cost(subscription: Subscription, part: PeriodPart, at: number): bigint {
     const cut = Math.min(Math.max(at, part.from), part.to);
     const stretches: Stretch[] = [];
-    for (let t = part.from; t < cut; ) {
+    for (let t = part.from; t < cut;) {
       const end = Math.min(cut, this.#nextVersionStart(subscription, t));
       stretches.push({ rate: this.#rate(this.versionAt(subscription, t)), ms: end - t });
       t = end;
@@ -88,15 +95,30 @@ export class Charging {
           return 'charged';
         }
         this.#enter(subscription, 'awaiting_activation', at);
-        this.#note(subscription, at, 'awaiting_activation', `started without the funds for its first period (${this.#money(this.cost(subscription, part, at))}): awaiting activation`);
+        this.#note(
+          subscription,
+          at,
+          'awaiting_activation',
+          `started without the funds for its first period (${this.#money(this.cost(subscription, part, at))}): awaiting activation`,
+        );
         return 'awaiting_activation';
       case 'active':
         if (this.#charge(subscription, part, at, 'period')) return 'charged';
         this.#enter(subscription, 'blocked', at);
-        this.#note(subscription, at, 'blocked', `the balance does not cover the period ${this.#span(period)} (${this.#money(this.cost(subscription, part, at))}): financial blocking`);
+        this.#note(
+          subscription,
+          at,
+          'blocked',
+          `the balance does not cover the period ${this.#span(period)} (${this.#money(this.cost(subscription, part, at))}): financial blocking`,
+        );
         return 'blocked';
       default:
-        this.#note(subscription, at, 'not_charged', `period ${this.#span(period)} not charged: ${billing.state === 'blocked' ? 'financial blocking' : 'awaiting activation'}`);
+        this.#note(
+          subscription,
+          at,
+          'not_charged',
+          `period ${this.#span(period)} not charged: ${billing.state === 'blocked' ? 'financial blocking' : 'awaiting activation'}`,
+        );
         return 'not_charged';
     }
   }
@@ -126,9 +148,22 @@ export class Charging {
     billing.next_start = next.end;
     billing.next_start_known_at = at;
     if (billing.state !== 'active') return false;
-    if (this.#charge(subscription, { ...next, from: start, to: next.end }, at, `new period length from version ${version.version}`)) return false;
+    if (
+      this.#charge(
+        subscription,
+        { ...next, from: start, to: next.end },
+        at,
+        `new period length from version ${version.version}`,
+      )
+    )
+      return false;
     this.#enter(subscription, 'blocked', at);
-    this.#note(subscription, at, 'blocked', `the balance does not cover the new period ${this.#span(next)}: financial blocking`);
+    this.#note(
+      subscription,
+      at,
+      'blocked',
+      `the balance does not cover the new period ${this.#span(next)}: financial blocking`,
+    );
     return true;
   }
 
@@ -169,7 +204,14 @@ export class Charging {
     const cost = this.cost(subscription, part, at);
     const agreement = this.store.agreements.get(subscription.agreement_id);
     if (!agreement || agreement.balance < cost) return false;
-    const record: ChargedPeriod = { start: part.start, end: part.end, months: part.months, from: part.from, to: part.to, charged: cost };
+    const record: ChargedPeriod = {
+      start: part.start,
+      end: part.end,
+      months: part.months,
+      from: part.from,
+      to: part.to,
+      charged: cost,
+    };
     subscription.billing.charged.push(record);
     const version = this.versionAt(subscription, Math.max(part.from, Math.min(at, part.to - 1)));
     const text = `${this.#span(part)} (${what})`;
@@ -258,7 +300,12 @@ export class Charging {
   }
 
   #periodText(record: ChargedPeriod): NonNullable<LedgerEntry['period']> {
-    return { start: timestamp(record.start), end: timestamp(record.end), from: timestamp(record.from), to: timestamp(record.to) };
+    return {
+      start: timestamp(record.start),
+      end: timestamp(record.end),
+      from: timestamp(record.from),
+      to: timestamp(record.to),
+    };
   }
 
   #money(amount: bigint): string {

@@ -92,13 +92,19 @@ export interface MoveRequest {
  * The target instant of a move from `now`, or an error message meant for the person who asked. `advance` and `to`
  * exclude each other; the move must be forward and at most ten years.
  */
-export function moveTarget(now: number, request: MoveRequest, unit: 's' | 'ms'): { target: number } | { error: string } {
+export function moveTarget(
+  now: number,
+  request: MoveRequest,
+  unit: 's' | 'ms',
+): { target: number } | { error: string } {
   const { advance, to } = request;
-  if ((advance === undefined) === (to === undefined)) return { error: 'give either advance (a duration such as "P1D", or seconds) or to (a date-time)' };
+  if ((advance === undefined) === (to === undefined))
+    return { error: 'give either advance (a duration such as "P1D", or seconds) or to (a date-time)' };
   let target: number;
   if (advance !== undefined) {
     if (typeof advance === 'number') {
-      if (!Number.isFinite(advance) || advance <= 0) return { error: `advance: a positive number of ${unit === 's' ? 'seconds' : 'milliseconds'}` };
+      if (!Number.isFinite(advance) || advance <= 0)
+        return { error: `advance: a positive number of ${unit === 's' ? 'seconds' : 'milliseconds'}` };
       target = now + Math.round(advance * (unit === 's' ? SECOND_MS : 1));
     } else if (typeof advance === 'string') {
       const duration = parseDuration(advance);
@@ -110,8 +116,12 @@ export function moveTarget(now: number, request: MoveRequest, unit: 's' | 'ms'):
     }
   } else {
     target = typeof to === 'string' ? parseInstant(to) : Number.NaN;
-    if (!Number.isFinite(target)) return { error: 'to: a date-time such as 2026-11-30T00:00:00Z, 2026-11-30 00:00:00 or 2026-11-30 (UTC)' };
-    if (target < now) return { error: `to: the clock only moves forward; ${new Date(target).toISOString()} is before the sandbox time ${new Date(now).toISOString()}` };
+    if (!Number.isFinite(target))
+      return { error: 'to: a date-time such as 2026-11-30T00:00:00Z, 2026-11-30 00:00:00 or 2026-11-30 (UTC)' };
+    if (target < now)
+      return {
+        error: `to: the clock only moves forward; ${new Date(target).toISOString()} is before the sandbox time ${new Date(now).toISOString()}`,
+      };
   }
   if (target - now > MAX_MOVE_MS) return { error: 'the clock moves at most ten years at a time' };
   return { target };
@@ -123,7 +133,8 @@ export interface Duration {
   ms: number;
 }
 
-const DURATION = /^P(?:(\d{1,4})Y)?(?:(\d{1,5})M)?(?:(\d{1,5})W)?(?:(\d{1,6})D)?(?:T(?:(\d{1,7})H)?(?:(\d{1,9})M)?(?:(\d{1,10})S)?)?$/;
+const DURATION =
+  /^P(?:(\d{1,4})Y)?(?:(\d{1,5})M)?(?:(\d{1,5})W)?(?:(\d{1,6})D)?(?:T(?:(\d{1,7})H)?(?:(\d{1,9})M)?(?:(\d{1,10})S)?)?$/;
 
 /** `P1Y2M3W4DT5H6M7S` and any part of it (whole numbers); `null` when it is not one or names no part. */
 export function parseDuration(text: string): Duration | null {
@@ -142,7 +153,8 @@ export function addDuration(at: number, duration: Duration): number {
   return addMonths(at, duration.months) + duration.ms;
 }
 
-const INSTANT = /^(\d{4}-\d{2}-\d{2})(?:[T ]((?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,3})?)?)(Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)?)?$/i;
+const INSTANT =
+  /^(\d{4}-\d{2}-\d{2})(?:[T ]((?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,3})?)?)(Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)?)?$/i;
 
 /** An ISO date-time, the spec's `YYYY-MM-DD HH:MM:SS` or a date; without a zone it is UTC. NaN when it is none. */
 export function parseInstant(text: string): number {

@@ -28,7 +28,12 @@ export function paymentTerms(system: SystemId, params: Record<string, unknown>):
  * system (so saving twice in a row gives two cards, as a client with two cards would), else the first.
  */
 export function defaultCard(store: SandboxStore, agreementId: number, system: SystemId): string {
-  const saved = new Set(store.methodsOf(agreementId).filter((m) => m.status === METHOD_ACTIVE && m.system === system).map((m) => m.title));
+  const saved = new Set(
+    store
+      .methodsOf(agreementId)
+      .filter((m) => m.status === METHOD_ACTIVE && m.system === system)
+      .map((m) => m.title),
+  );
   return TEST_CARDS.find((card) => !saved.has(card)) ?? TEST_CARDS[0];
 }
 
@@ -39,7 +44,12 @@ export function defaultCard(store: SandboxStore, agreementId: number, system: Sy
  * agreement already holds as an active method of the same system is not saved twice: that method is used (and gets
  * autopayment if this request connects it).
  */
-export function decidePayment(billing: { store: SandboxStore; charging: Charging }, payment: Payment, decision: PaymentDecision, card: string): void {
+export function decidePayment(
+  billing: { store: SandboxStore; charging: Charging },
+  payment: Payment,
+  decision: PaymentDecision,
+  card: string,
+): void {
   const { store } = billing;
   if (payment.status !== 'pending') return;
   const at = timestamp(store.now());
@@ -63,7 +73,9 @@ export function decidePayment(billing: { store: SandboxStore; charging: Charging
     payment.credited = true;
   }
   if (payment.saves_method) {
-    const known = store.methodsOf(agreement.agreement_id).find((m) => m.status === METHOD_ACTIVE && m.system === payment.system && m.title === card);
+    const known = store
+      .methodsOf(agreement.agreement_id)
+      .find((m) => m.status === METHOD_ACTIVE && m.system === payment.system && m.title === card);
     const method =
       known ??
       store.addPaymentMethod({

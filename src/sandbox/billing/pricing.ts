@@ -24,7 +24,8 @@ export function monthlyRate(version: SubscriptionVersion, tariffs: ReadonlyMap<n
   const tariff = tariffs.get(version.tariff_id);
   if (!tariff) throw new Error(`version ${version.version} names a missing tariff ${version.tariff_id}`);
   return version.services.reduce((sum, service) => {
-    const price = service.new_price ?? tariff.services.find((s) => s.tariff_service_id === service.tariff_service_id)?.price;
+    const price =
+      service.new_price ?? tariff.services.find((s) => s.tariff_service_id === service.tariff_service_id)?.price;
     if (price === undefined) throw new Error(`tariff ${tariff.tariff_id} has no service ${service.tariff_service_id}`);
     return sum + price * (quantityUnits(service.multiplicator) ?? 0n);
   }, 0n);

@@ -234,10 +234,20 @@ export interface BillingEvent {
 
 export type NewUser = Omit<User, 'user_id'>;
 export type NewAgreement = Omit<Agreement, 'agreement_id' | 'balance'>;
-export type NewSubscription = Omit<Subscription, 'subscription_id' | 'versions' | 'billing'> & Omit<SubscriptionVersion, 'version' | 'created_at'>;
+export type NewSubscription = Omit<Subscription, 'subscription_id' | 'versions' | 'billing'> &
+  Omit<SubscriptionVersion, 'version' | 'created_at'>;
 export type NewVersion = Omit<SubscriptionVersion, 'version' | 'created_at'>;
 export type NewPayment = Pick<
   Payment,
-  'system' | 'eps_uuid' | 'agreement_id' | 'amount' | 'agreement_param_id' | 'agreement_param_value' | 'params' | 'saves_method' | 'connects_autopay' | 'link_only'
+  | 'system'
+  | 'eps_uuid'
+  | 'agreement_id'
+  | 'amount'
+  | 'agreement_param_id'
+  | 'agreement_param_value'
+  | 'params'
+  | 'saves_method'
+  | 'connects_autopay'
+  | 'link_only'
 >;
 export type NewPaymentMethod = Omit<PaymentMethod, 'payment_method_id'>;

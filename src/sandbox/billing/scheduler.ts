@@ -165,10 +165,12 @@ export class Scheduler {
 
     for (const subscription of subscriptions) {
       const version = subscription.versions[subscription.billing.applied_versions];
-      if (version && parseTimestamp(version.starts_at) === t && this.charging.applyNextVersion(subscription, at)) blocked.push(subscription);
+      if (version && parseTimestamp(version.starts_at) === t && this.charging.applyNextVersion(subscription, at))
+        blocked.push(subscription);
     }
     for (const subscription of subscriptions) {
-      if (subscription.billing.next_start === t && this.charging.startPeriod(subscription, t, at) === 'blocked') blocked.push(subscription);
+      if (subscription.billing.next_start === t && this.charging.startPeriod(subscription, t, at) === 'blocked')
+        blocked.push(subscription);
     }
     if (!late) {
       for (const subscription of firstPerAgreement(blocked)) {
@@ -190,7 +192,8 @@ export class Scheduler {
 }
 
 function checkLeadDays(days: number): number {
-  if (!Number.isInteger(days) || days < 1 || days > 365) throw new RangeError(`autopayment lead days must be a whole number from 1 to 365, not ${days}`);
+  if (!Number.isInteger(days) || days < 1 || days > 365)
+    throw new RangeError(`autopayment lead days must be a whole number from 1 to 365, not ${days}`);
   return days;
 }
 

@@ -91,7 +91,13 @@ export function seedSubscriptions(store: SandboxStore, since: number): void {
       { tariff_service_id: 12, multiplicator: 1 },
     ],
   });
-  store.post({ agreement_id: 1001, at: timestamp(since), kind: 'transfer', amount: 228000n, description: 'Bank transfer (seed data)' });
+  store.post({
+    agreement_id: 1001,
+    at: timestamp(since),
+    kind: 'transfer',
+    amount: 228000n,
+    description: 'Bank transfer (seed data)',
+  });
   const backup = store.addSubscription({
     agreement_id: 1003,
     tariff_id: 2,

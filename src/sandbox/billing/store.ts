@@ -27,7 +27,16 @@ import {
   type User,
 } from './records.js';
 
-const FIRST_IDS = { user: 1, agreement: 1001, invoice: 501, subscription: 1, payment: 1, method: 1, autopayment: 1, entry: 1 };
+const FIRST_IDS = {
+  user: 1,
+  agreement: 1001,
+  invoice: 501,
+  subscription: 1,
+  payment: 1,
+  method: 1,
+  autopayment: 1,
+  entry: 1,
+};
 
 export class SandboxStore {
   readonly users = new Map<number, User>();
@@ -55,7 +64,18 @@ export class SandboxStore {
 
   /** Empties the store in place (ids start over), for a reset to the seed: whoever holds it keeps a live store. */
   clear(): void {
-    for (const map of [this.users, this.agreements, this.invoices, this.tariffs, this.subscriptions, this.payments, this.paymentMethods, this.autopayments, this.methodDisabledAt]) map.clear();
+    for (const map of [
+      this.users,
+      this.agreements,
+      this.invoices,
+      this.tariffs,
+      this.subscriptions,
+      this.payments,
+      this.paymentMethods,
+      this.autopayments,
+      this.methodDisabledAt,
+    ])
+      map.clear();
     this.ledger.length = 0;
     this.journal.length = 0;
     this.#next = { ...FIRST_IDS };
@@ -86,7 +106,9 @@ export class SandboxStore {
 
   /** The agreements of a client, oldest (lowest id) first. */
   agreementsOf(userId: number): Agreement[] {
-    return [...this.agreements.values()].filter((a) => a.user_id === userId).sort((a, b) => a.agreement_id - b.agreement_id);
+    return [...this.agreements.values()]
+      .filter((a) => a.user_id === userId)
+      .sort((a, b) => a.agreement_id - b.agreement_id);
   }
 
   addSubscription(input: NewSubscription): Subscription {
@@ -111,13 +133,23 @@ export class SandboxStore {
 
   /** Adds a version to a subscription; the earlier versions stay as they were. */
   addVersion(subscription: Subscription, terms: NewVersion): SubscriptionVersion {
-    const version: SubscriptionVersion = { version: subscription.versions.length + 1, ...terms, created_at: timestamp(this.now()) };
+    const version: SubscriptionVersion = {
+      version: subscription.versions.length + 1,
+      ...terms,
+      created_at: timestamp(this.now()),
+    };
     subscription.versions.push(version);
     return version;
   }
 
   addPayment(input: NewPayment): Payment {
-    const payment: Payment = { payment_id: this.#next.payment++, ...input, status: 'pending', credited: false, created_at: timestamp(this.now()) };
+    const payment: Payment = {
+      payment_id: this.#next.payment++,
+      ...input,
+      status: 'pending',
+      credited: false,
+      created_at: timestamp(this.now()),
+    };
     this.payments.set(payment.payment_id, payment);
     return payment;
   }
@@ -130,7 +162,8 @@ export class SandboxStore {
 
   /** Disables a method and its autopayment (idempotent). */
   disableMethod(method: PaymentMethod): PaymentMethod {
-    if (!this.methodDisabledAt.has(method.payment_method_id)) this.methodDisabledAt.set(method.payment_method_id, timestamp(this.now()));
+    if (!this.methodDisabledAt.has(method.payment_method_id))
+      this.methodDisabledAt.set(method.payment_method_id, timestamp(this.now()));
     method.status = METHOD_DISABLED;
     method.enable_auto_payments = false;
     return method;

@@ -42,7 +42,8 @@ export function adminPages(state: SandboxState, auth: MiddlewareHandler, publicU
     try {
       disableMethod(state, agreement.agreement_id, recordId(c.req.param('method')) ?? 0);
     } catch (error) {
-      if (error instanceof OperationError) throw new HTTPException(404, { message: 'This agreement has no such payment method.' });
+      if (error instanceof OperationError)
+        throw new HTTPException(404, { message: 'This agreement has no such payment method.' });
       throw error;
     }
     return c.redirect(`/agreements/${agreement.agreement_id}`, 303);
@@ -92,7 +93,8 @@ function sameOrigin(publicUrl: string | undefined): MiddlewareHandler {
   return async (c, next) => {
     const origin = c.req.header('origin');
     const own = configured ?? new URL(c.req.url).origin;
-    if (origin && origin !== 'null' && (!URL.canParse(origin) || new URL(origin).origin !== own)) throw new HTTPException(403, { message: 'Forms are accepted from the sandbox\'s own pages only.' });
+    if (origin && origin !== 'null' && (!URL.canParse(origin) || new URL(origin).origin !== own))
+      throw new HTTPException(403, { message: "Forms are accepted from the sandbox's own pages only." });
     await next();
   };
 }

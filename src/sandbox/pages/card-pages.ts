@@ -25,7 +25,12 @@ const STATE_TEXT: Readonly<Record<SubscriptionState, string>> = {
   active: 'active',
   blocked: 'financial blocking',
 };
-const STATE_CLASS: Readonly<Record<SubscriptionState, string>> = { scheduled: 'muted', awaiting_activation: 'bad', active: 'ok', blocked: 'bad' };
+const STATE_CLASS: Readonly<Record<SubscriptionState, string>> = {
+  scheduled: 'muted',
+  awaiting_activation: 'bad',
+  active: 'ok',
+  blocked: 'bad',
+};
 
 const money = formatMinorUnits;
 
@@ -57,16 +62,20 @@ function agreementSummary(ctx: CardContext, agreement: Agreement): Html {
   const heading = agreement.agreement_number ? `${agreementTitle(agreement)} (id ${id})` : agreementTitle(agreement);
   return html`<h3>${heading} · balance <span class="num">${money(agreement.balance)}</span></h3>
 <p>Recommended payment <span class="num">${money(recommended)}</span> · <a href="/agreements/${id}">Open the client card of ${agreementLabel(agreement)}</a></p>
-${methods.length
-  ? html`<div class="table-wrap"><table><caption>Saved payment methods</caption>
+${
+  methods.length
+    ? html`<div class="table-wrap"><table><caption>Saved payment methods</caption>
 <thead><tr><th scope="col">Id</th><th scope="col">Method</th><th scope="col">System</th><th scope="col">Status</th><th scope="col">Autopayment</th><th scope="col">Saved</th><th scope="col">Disabled</th></tr></thead>
 <tbody>${methods.map((m) => methodRow(store, m))}</tbody></table></div>`
-  : html`<p class="note">No saved payment methods.</p>`}
-${payments.length
-  ? html`<div class="table-wrap"><table><caption>Payments</caption>
+    : html`<p class="note">No saved payment methods.</p>`
+}
+${
+  payments.length
+    ? html`<div class="table-wrap"><table><caption>Payments</caption>
 <thead><tr><th scope="col">Id</th><th scope="col">System</th><th scope="col" class="num">Amount</th><th scope="col">Status</th><th scope="col">Found by</th><th scope="col">Created</th></tr></thead>
 <tbody>${payments.map(paymentRow)}</tbody></table></div>`
-  : html`<p class="note">No payments.</p>`}
+    : html`<p class="note">No payments.</p>`
+}
 ${store.subscriptionsOf(id).map((s) => {
   const current = s.versions.at(-1)!;
   const tariff = store.tariffs.get(current.tariff_id);
@@ -89,8 +98,13 @@ export function agreementPage(ctx: CardContext, agreement: Agreement, jump?: Rep
   const starts = subscriptions.map((s) => s.billing.next_start).filter((t) => t > now);
   const nextStart = starts.length ? Math.min(...starts) : undefined;
   const shortcuts: Shortcut[] = [];
-  if (nextLead !== undefined) shortcuts.push({ to: nextLead, text: `Move to ${timestamp(nextLead)}: ${dayText(scheduler.leadDays)} before the next period (autopayment check)` });
-  if (nextStart !== undefined) shortcuts.push({ to: nextStart, text: `Move to ${timestamp(nextStart)}: the next period starts` });
+  if (nextLead !== undefined)
+    shortcuts.push({
+      to: nextLead,
+      text: `Move to ${timestamp(nextLead)}: ${dayText(scheduler.leadDays)} before the next period (autopayment check)`,
+    });
+  if (nextStart !== undefined)
+    shortcuts.push({ to: nextStart, text: `Move to ${timestamp(nextStart)}: the next period starts` });
 
   return page(
     `Client card: ${agreementTitle(agreement)}`,
@@ -107,9 +121,11 @@ ${user?.taxpayer_number ? html`<dt>Taxpayer number</dt><dd>${user.taxpayer_numbe
 <dt>Agreement</dt><dd>${agreement.agreement_number ? `${label} (id ${id})` : `id ${id}, no number`}, ${agreement.is_offer ? 'an offer agreement, ' : ''}concluded ${agreement.create_date}</dd>
 <dt>Balance</dt><dd class="num" id="balance">${money(agreement.balance)}</dd>
 <dt>Recommended payment</dt><dd class="num" id="recommended">${money(charging.recommendedPayment(id, now))}</dd>
-<dt>Autopayment</dt><dd>${autopayMethod
-  ? html`<span class="ok">connected</span>: method ${autopayMethod.payment_method_id}, ${autopayMethod.title} (system ${autopayMethod.system}); checked ${dayText(scheduler.leadDays)} before each period, on financial blocking, and hourly at minute 30 while something is owed`
-  : html`<span class="muted">not connected</span>`}</dd>
+<dt>Autopayment</dt><dd>${
+      autopayMethod
+        ? html`<span class="ok">connected</span>: method ${autopayMethod.payment_method_id}, ${autopayMethod.title} (system ${autopayMethod.system}); checked ${dayText(scheduler.leadDays)} before each period, on financial blocking, and hourly at minute 30 while something is owed`
+        : html`<span class="muted">not connected</span>`
+    }</dd>
 </dl>
 </section>
 <section class="card" aria-labelledby="subscriptions">
@@ -140,25 +156,27 @@ ${waiting ? html`<dt>To ${billing.state === 'blocked' ? 'unblock' : 'activate'} 
 <div class="table-wrap"><table><caption>Versions of subscription ${subscription.subscription_id}</caption>
 <thead><tr><th scope="col">Version</th><th scope="col">In force from</th><th scope="col">Tariff</th><th scope="col">Period</th><th scope="col">Services</th><th scope="col" class="num">Per month</th><th scope="col">Recorded</th></tr></thead>
 <tbody>${subscription.versions.map((version) => {
-  const tariff = store.tariffs.get(version.tariff_id);
-  const period = tariff?.periods.find((p) => p.period_id === version.period_id);
-  const inForce = started && version === current;
-  return html`<tr><td>${version.version}${inForce ? html` <span class="ok">(in force)</span>` : ''}</td><td class="when">${version.starts_at}</td><td>${tariff?.name ?? version.tariff_id}</td><td>${period?.name ?? version.period_id}</td>
+    const tariff = store.tariffs.get(version.tariff_id);
+    const period = tariff?.periods.find((p) => p.period_id === version.period_id);
+    const inForce = started && version === current;
+    return html`<tr><td>${version.version}${inForce ? html` <span class="ok">(in force)</span>` : ''}</td><td class="when">${version.starts_at}</td><td>${tariff?.name ?? version.tariff_id}</td><td>${period?.name ?? version.period_id}</td>
 <td>${version.services.map((service, index) => {
-    const spec = tariff?.services.find((s) => s.tariff_service_id === service.tariff_service_id);
-    const price = service.new_price ?? spec?.price ?? 0n;
-    return html`${index ? '; ' : ''}${spec?.name ?? service.tariff_service_id} × ${service.multiplicator} at ${money(price)}${service.new_price !== undefined ? ' (new price)' : ''}`;
-  })}</td><td class="num">${money(monthlyPrice(version, store.tariffs))}</td><td>${recordedText(version)}</td></tr>`;
-})}</tbody></table></div>`;
+      const spec = tariff?.services.find((s) => s.tariff_service_id === service.tariff_service_id);
+      const price = service.new_price ?? spec?.price ?? 0n;
+      return html`${index ? '; ' : ''}${spec?.name ?? service.tariff_service_id} × ${service.multiplicator} at ${money(price)}${service.new_price !== undefined ? ' (new price)' : ''}`;
+    })}</td><td class="num">${money(monthlyPrice(version, store.tariffs))}</td><td>${recordedText(version)}</td></tr>`;
+  })}</tbody></table></div>`;
 }
 
 /** When a version was entered: the first one created the subscription, later ones changed it; a late entry is back-dated. */
 function recordedText(version: SubscriptionVersion): Html {
   const what = version.version === 1 ? 'created' : 'changed';
   const late = version.created_at > version.starts_at;
-  return html`${what} ${when(version.created_at)}${late
-    ? html` <small class="muted" title="entered after the date it is in force from; the billing caught up at once">(back-dated)</small>`
-    : ''}`;
+  return html`${what} ${when(version.created_at)}${
+    late
+      ? html` <small class="muted" title="entered after the date it is in force from; the billing caught up at once">(back-dated)</small>`
+      : ''
+  }`;
 }
 
 function dayText(days: number): string {

@@ -16,11 +16,13 @@ export function chargesSection(store: SandboxStore, agreementId: number): Html {
   const entries = store.ledgerOf(agreementId).filter((e) => e.kind === 'charge' || e.kind === 'recalculation');
   return html`<section class="card" aria-labelledby="charges">
 <h2 id="charges">Charges</h2>
-${entries.length
-  ? html`<div class="table-wrap"><table><caption>Charges and recalculations, oldest first</caption>
+${
+  entries.length
+    ? html`<div class="table-wrap"><table><caption>Charges and recalculations, oldest first</caption>
 <thead><tr><th scope="col">Date</th><th scope="col">Subscription</th><th scope="col">What</th><th scope="col">Version</th><th scope="col" class="num">Amount</th><th scope="col" class="num">Balance after</th></tr></thead>
 <tbody>${entries.map((e) => html`<tr><td class="when">${e.at}</td><td>${e.subscription_id ?? '—'}</td><td>${e.description}</td><td>${e.version ?? '—'}</td><td class="num">${money(e.amount)}</td><td class="num">${money(e.balance_after)}</td></tr>`)}</tbody></table></div>`
-  : html`<p class="note">No charges.</p>`}
+    : html`<p class="note">No charges.</p>`
+}
 </section>`;
 }
 
@@ -55,22 +57,40 @@ export function paymentsSection(store: SandboxStore, agreementId: number): Html 
         status: a.status,
       };
     }),
-    ...store.ledgerOf(agreementId)
+    ...store
+      .ledgerOf(agreementId)
       .filter((e) => e.kind === 'transfer')
-      .map((e): PaymentLine => ({ at: e.at, what: e.description, trigger: '—', method: '—', amount: e.amount, status: 'credited' })),
+      .map((e): PaymentLine => ({
+        at: e.at,
+        what: e.description,
+        trigger: '—',
+        method: '—',
+        amount: e.amount,
+        status: 'credited',
+      })),
     ...store.methodsOf(agreementId).flatMap((m): PaymentLine[] => {
       const at = store.methodDisabledAt.get(m.payment_method_id);
       if (at === undefined) return [];
-      return [{ at, what: 'Autopayment disabled', trigger: '—', method: `method ${m.payment_method_id}, ${m.title} (system ${m.system})`, status: 'method disabled' }];
+      return [
+        {
+          at,
+          what: 'Autopayment disabled',
+          trigger: '—',
+          method: `method ${m.payment_method_id}, ${m.title} (system ${m.system})`,
+          status: 'method disabled',
+        },
+      ];
     }),
   ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   return html`<section class="card" aria-labelledby="payments">
 <h2 id="payments">Payments and autopayments</h2>
-${lines.length
-  ? html`<div class="table-wrap"><table><caption>Payment history, oldest first</caption>
+${
+  lines.length
+    ? html`<div class="table-wrap"><table><caption>Payment history, oldest first</caption>
 <thead><tr><th scope="col">Date</th><th scope="col">Payment</th><th scope="col">Trigger</th><th scope="col">Method</th><th scope="col" class="num">Amount</th><th scope="col">Status</th></tr></thead>
 <tbody>${lines.map((l) => html`<tr><td class="when">${l.at}</td><td>${l.what}</td><td>${l.trigger}</td><td>${l.method}</td><td class="num">${l.amount === undefined ? '—' : money(l.amount)}</td><td>${l.status}</td></tr>`)}</tbody></table></div>`
-  : html`<p class="note">No payments.</p>`}
+    : html`<p class="note">No payments.</p>`
+}
 </section>`;
 }
 
@@ -78,11 +98,13 @@ export function methodsSection(store: SandboxStore, agreementId: number): Html {
   const methods = store.methodsOf(agreementId);
   return html`<section class="card" aria-labelledby="methods">
 <h2 id="methods">Saved payment methods</h2>
-${methods.length
-  ? html`<div class="table-wrap"><table><caption>Saved payment methods and their autopayment</caption>
+${
+  methods.length
+    ? html`<div class="table-wrap"><table><caption>Saved payment methods and their autopayment</caption>
 <thead><tr><th scope="col">Id</th><th scope="col">Method</th><th scope="col">System</th><th scope="col">Status</th><th scope="col">Autopayment</th><th scope="col">Saved</th><th scope="col">Disabled</th><th scope="col">Action</th></tr></thead>
 <tbody>${methods.map((m) => methodRow(store, m, agreementId))}</tbody></table></div>`
-  : html`<p class="note">No saved payment methods. A payment with system A or B that saves the method adds it here, with autopayment when the request connects it.</p>`}
+    : html`<p class="note">No saved payment methods. A payment with system A or B that saves the method adds it here, with autopayment when the request connects it.</p>`
+}
 </section>`;
 }
 
@@ -97,9 +119,11 @@ export function methodRow(store: SandboxStore, method: PaymentMethod, cardOf?: n
   const action =
     cardOf === undefined
       ? ''
-      : html`<td>${active
-          ? html`<form method="post" action="/agreements/${cardOf}/payment-methods/${method.payment_method_id}/disable" class="row"><button type="submit">Disable autopayment</button></form>`
-          : '—'}</td>`;
+      : html`<td>${
+          active
+            ? html`<form method="post" action="/agreements/${cardOf}/payment-methods/${method.payment_method_id}/disable" class="row"><button type="submit">Disable autopayment</button></form>`
+            : '—'
+        }</td>`;
   return html`<tr><td>${method.payment_method_id}</td><td>${method.title} (${method.method})</td><td>${method.system}</td>
 <td>${methodStatus(method)}</td><td>${method.enable_auto_payments ? 'connected' : 'off'}</td><td>${when(method.created_at)}</td>
 <td>${when(store.methodDisabledAt.get(method.payment_method_id))}</td>${action}</tr>`;

@@ -39,8 +39,12 @@ export function clockPanel(clock: SandboxClock, returnTo: string, shortcuts: rea
   const moved = Math.round(clock.movedBy / 1000) * 1000;
   const back = html`<input type="hidden" name="return_to" value="${returnTo}">`;
   const how = clock.frozen
-    ? moved ? `moved ${spanText(moved)} forward so far; it stands still until moved again` : 'stands still until moved'
-    : moved ? `moved ${spanText(moved)} forward so far; it runs on with real time from the moved time` : 'runs with real time';
+    ? moved
+      ? `moved ${spanText(moved)} forward so far; it stands still until moved again`
+      : 'stands still until moved'
+    : moved
+      ? `moved ${spanText(moved)} forward so far; it runs on with real time from the moved time`
+      : 'runs with real time';
   return html`<section class="card clock" aria-labelledby="clock">
 <h2 id="clock">Sandbox clock</h2>
 <p>Sandbox time <strong><time datetime="${new Date(now).toISOString()}" id="sandbox-time">${timestamp(now)} UTC</time></strong>
@@ -57,7 +61,8 @@ ${back}<label for="clock-to">Move to (UTC)</label>
 <span class="note" id="clock-to-hint">24-hour UTC, YYYY-MM-DD HH:MM:SS (the time may be left out)</span>
 </form>
 ${shortcuts.map(
-  (s) => html`<form method="post" action="/clock" class="inline">${back}<input type="hidden" name="to" value="${new Date(s.to).toISOString()}"><button type="submit">${s.text}</button></form>`,
+  (s) =>
+    html`<form method="post" action="/clock" class="inline">${back}<input type="hidden" name="to" value="${new Date(s.to).toISOString()}"><button type="submit">${s.text}</button></form>`,
 )}
 <form method="post" action="${clock.frozen ? '/clock/unfreeze' : '/clock/freeze'}" class="inline">${back}<button type="submit">${clock.frozen ? 'Let the clock run with real time' : 'Stop the clock'}</button></form>
 <form method="post" action="/reset" class="inline">${back}<button type="submit">Reset to the seed data</button>
@@ -98,13 +103,20 @@ export function jumpStatus(store: SandboxStore, jump: ReportedJump, agreement?: 
 <h2 id="jump">${to > from ? `The clock moved ${spanText(to - from)} forward` : 'The clock already showed that time'}</h2>
 <p>From <time datetime="${jump.from}">${timestamp(from)}</time> to <time datetime="${jump.to}">${timestamp(to)}</time> UTC.
 ${events.length ? `What happened on the way${where}: ${eventSummary(events)}.` : `Nothing happened on the way${where}: no charge, autopayment or blocking fell in this time.`}</p>
-${events.length
-  ? html`<ol class="events">${events.slice(0, MAX_LISTED).map(
-      (e) => html`<li><time class="when" datetime="${e.at.replace(' ', 'T')}Z">${e.at}</time> ${EVENT_CLASS[e.kind]
-        ? html`<span class="${EVENT_CLASS[e.kind]}">${prefix(e)}${e.text}</span>`
-        : `${prefix(e)}${e.text}`}</li>`,
-    )}</ol>`
-  : ''}
+${
+  events.length
+    ? html`<ol class="events">${events
+        .slice(0, MAX_LISTED)
+        .map(
+          (e) =>
+            html`<li><time class="when" datetime="${e.at.replace(' ', 'T')}Z">${e.at}</time> ${
+              EVENT_CLASS[e.kind]
+                ? html`<span class="${EVENT_CLASS[e.kind]}">${prefix(e)}${e.text}</span>`
+                : `${prefix(e)}${e.text}`
+            }</li>`,
+        )}</ol>`
+    : ''
+}
 ${events.length > MAX_LISTED ? html`<p class="note">And ${events.length - MAX_LISTED} more; the JSON answer of <code>POST /sandbox/clock</code> lists every one.</p>` : ''}
 ${others ? html`<p class="note">And ${others === 1 ? '1 event' : `${others} events`} on other agreements: <a href="/?jump=${jump.number}">see every event of this move</a>.</p>` : ''}
 </section>`;
@@ -130,7 +142,8 @@ function eventSummary(events: readonly BillingEvent[]): string {
     const of = events.filter((e) => e.kind === kind);
     if (!of.length) return [];
     const [one, many] = EVENT_COUNT[kind];
-    const paid = kind === 'autopayment' ? ` (${money(of.reduce((sum, e) => sum + (toMinorUnits(e.amount) ?? 0n), 0n))})` : '';
+    const paid =
+      kind === 'autopayment' ? ` (${money(of.reduce((sum, e) => sum + (toMinorUnits(e.amount) ?? 0n), 0n))})` : '';
     return [`${of.length} ${of.length === 1 ? one : many}${paid}`];
   });
   return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : parts[0]!;

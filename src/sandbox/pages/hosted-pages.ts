@@ -19,16 +19,24 @@ export function hostedPages(state: SandboxState): Hono {
   routes.get('/:id', (c) => {
     const payment = hostedPayment(c);
     if (payment.status !== 'pending') return c.html(outcomePage(payment, returnUrlOf(payment)));
-    return c.html(paymentPage(payment, store.agreements.get(payment.agreement_id), defaultCard(store, payment.agreement_id, payment.system)));
+    return c.html(
+      paymentPage(
+        payment,
+        store.agreements.get(payment.agreement_id),
+        defaultCard(store, payment.agreement_id, payment.system),
+      ),
+    );
   });
 
   routes.post('/:id', limitBody(4), async (c) => {
     const payment = hostedPayment(c);
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const decision = form.decision;
-    if (decision !== 'pay' && decision !== 'decline') throw new HTTPException(400, { message: 'Choose Pay or Decline.' });
+    if (decision !== 'pay' && decision !== 'decline')
+      throw new HTTPException(400, { message: 'Choose Pay or Decline.' });
     const card = form.card ?? defaultCard(store, payment.agreement_id, payment.system);
-    if (typeof card !== 'string' || !(TEST_CARDS as readonly string[]).includes(card)) throw new HTTPException(400, { message: 'Choose one of the test cards.' });
+    if (typeof card !== 'string' || !(TEST_CARDS as readonly string[]).includes(card))
+      throw new HTTPException(400, { message: 'Choose one of the test cards.' });
     decidePayment(state, payment, decision, card);
     const target = returnUrlOf(payment);
     return target ? c.redirect(target, 303) : c.html(outcomePage(payment, undefined));

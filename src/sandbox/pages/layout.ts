@@ -83,9 +83,14 @@ export function agreementLabel(agreement: Agreement | undefined): string {
 
 /** How an agreement is named in a heading: "Agreement AG-1001", or "Offer agreement 1003" when it has no number. */
 export function agreementTitle(agreement: Agreement): string {
-  return agreement.agreement_number ? `Agreement ${agreement.agreement_number}` : `Offer agreement ${agreement.agreement_id}`;
+  return agreement.agreement_number
+    ? `Agreement ${agreement.agreement_number}`
+    : `Offer agreement ${agreement.agreement_id}`;
 }
 
 export function messagePage(title: string, message: string): Html {
-  return page(title, html`<section class="card" aria-labelledby="title"><h1 id="title">${title}</h1><p>${message}</p></section>`);
+  return page(
+    title,
+    html`<section class="card" aria-labelledby="title"><h1 id="title">${title}</h1><p>${message}</p></section>`,
+  );
 }

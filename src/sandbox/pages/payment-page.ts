@@ -9,7 +9,11 @@ import type { Agreement, Payment } from '../billing/records.js';
 import { agreementLabel, page, type Html } from './layout.js';
 
 function savingText(payment: Payment): string {
-  const saved = !payment.saves_method ? 'Not saved' : payment.connects_autopay ? 'Saved, with autopayment connected' : 'Saved, without autopayment';
+  const saved = !payment.saves_method
+    ? 'Not saved'
+    : payment.connects_autopay
+      ? 'Saved, with autopayment connected'
+      : 'Saved, without autopayment';
   return payment.link_only ? `${saved}; this test payment is then cancelled and the balance does not change` : saved;
 }
 
@@ -53,9 +57,11 @@ export function outcomePage(payment: Payment, returnUrl: string | undefined): Ht
     html`<section class="card" aria-labelledby="title">
 <h1 id="title" class="${paid ? 'ok' : 'bad'}">${heading}</h1>
 <p>Payment no. ${payment.payment_id} of ${formatMinorUnits(payment.amount)} through system ${payment.system}: ${payment.status}.</p>
-${returnUrl
-  ? html`<p><a class="button" href="${returnUrl}">Return to the shop</a></p>`
-  : html`<p class="note">The payment request gave no return address; you may close this page.</p>`}
+${
+  returnUrl
+    ? html`<p><a class="button" href="${returnUrl}">Return to the shop</a></p>`
+    : html`<p class="note">The payment request gave no return address; you may close this page.</p>`
+}
 </section>`,
   );
 }
