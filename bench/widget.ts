@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { build } from 'vite';
+import { CHROMIUM } from '../scripts/chromium.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const WIDGET_BUNDLE = `${ROOT}dist/billing-pay.js`;
@@ -83,16 +84,8 @@ export async function startPageServer(
 
 export function launchChromium(): Promise<Browser> {
   return puppeteer.launch({
-    executablePath: '/usr/bin/chromium',
+    ...CHROMIUM,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-    ],
   });
 }
 

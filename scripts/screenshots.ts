@@ -17,6 +17,7 @@ import { loadConfig } from '../src/relay/config.js';
 import { createLogger } from '../src/relay/logger.js';
 import { startRelay } from '../src/relay/server.js';
 import { startSandbox } from '../src/sandbox/server.js';
+import { CHROMIUM } from './chromium.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const OUT = `${root}screenshots/`;
@@ -57,16 +58,8 @@ const relay = await startRelay(
 relayUrl = relay.url;
 
 const browser = await puppeteer.launch({
-  executablePath: '/usr/bin/chromium',
+  ...CHROMIUM,
   headless: true,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--no-first-run',
-    '--disable-sync',
-  ],
 });
 
 /** Opens the demo in a scheme, a language and a width, and waits for the widget's form. */

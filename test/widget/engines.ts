@@ -11,6 +11,7 @@ import { chromeLauncher } from '@web/test-runner-chrome';
 import { WebdriverLauncher } from '@web/test-runner-webdriver';
 import type { BrowserLauncher, Reporter, TestRunnerCoreConfig } from '@web/test-runner-core';
 import * as puppeteer from 'puppeteer-core';
+import { CHROMIUM } from '../../scripts/chromium.js';
 
 /** A browser or driver that does not start within this fails the run at once (the runner's own limits are per file). */
 const LAUNCH_TIMEOUT_MS = 60_000;
@@ -37,17 +38,9 @@ export function launcherFor(engine: Engine): BrowserLauncher {
       puppeteer: puppeteer as never,
       launchOptions: {
         browser: 'chrome',
-        executablePath: '/usr/bin/chromium',
+        ...CHROMIUM,
         headless: true,
         timeout: LAUNCH_TIMEOUT_MS,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--no-first-run',
-          '--disable-sync',
-        ],
       },
     });
   }
