@@ -1,7 +1,8 @@
 /**
  * The sending step of `<billing-pay>`'s submit chain: posts the payment to the relay and verifies the answer (a payment
- * page the browser may safely open). Pay pressed again after no answer came sends the same request with the same
- * idempotency key, so the relay cannot pay it twice. Removing the element aborts the request in flight.
+ * page the browser may safely open). Pay pressed again after an attempt whose outcome is unknown — no answer, an answer
+ * that could not be read, or the element removed while the request was in flight (it aborts the request) — sends the
+ * same request with the same idempotency key, so the relay cannot pay it twice.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { PaymentRequest } from '../eps/request.js';
@@ -13,7 +14,7 @@ export type SubmitState = 'idle' | 'validating' | 'sending' | 'redirecting' | 'e
 
 export class PaymentSender implements ReactiveController {
   private abort?: AbortController;
-  /** A payment that got no answer (network, timeout), with its key. */
+  /** A payment that may have been made without the widget knowing its outcome, with its key. */
   private unanswered?: { json: string; key: string };
 
   constructor(host: ReactiveControllerHost) {
@@ -36,9 +37,12 @@ export class PaymentSender implements ReactiveController {
         throw new PayError('relay', 'unsafe_redirect', 'The payment page address is not https.', { cause: url });
       return url;
     } catch (error) {
-      if (controller.signal.aborted) return null;
+      if (controller.signal.aborted) {
+        this.unanswered = { json, key };
+        return null;
+      }
       const failure = toPayError(error);
-      if (failure.type === 'network') this.unanswered = { json, key };
+      if (failure.type === 'network' || failure.code === 'bad_answer') this.unanswered = { json, key };
       throw failure;
     } finally {
       if (this.abort === controller) this.abort = undefined;

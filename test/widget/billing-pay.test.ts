@@ -524,6 +524,25 @@ describe('<billing-pay>', () => {
       expect(keys[4]).to.not.equal(keys[0], 'another amount is another payment');
     });
 
+    it('Pay again after an answer that could not be read sends the same key (the payment may exist)', async () => {
+      relay.restore();
+      let calls = 0;
+      relay = stubRelay({
+        payment: () => (calls++ === 0 ? Promise.resolve(new Response('<html>', { status: 201 })) : created()),
+      });
+      const el = await widget();
+      await fillIn(el);
+      const error = oneEvent(el, 'billing-pay-error');
+      await pay(el);
+      expect((await error).detail.code).to.equal('bad_answer');
+      const redirect = oneEvent(el, 'billing-pay-redirect');
+      await pay(el);
+      await redirect;
+      const keys = relay.payments().map((r) => r.headers.get('Idempotency-Key'));
+      expect(keys).to.have.length(2);
+      expect(keys[1]).to.equal(keys[0]);
+    });
+
     it('a double-click sends exactly one request, and Pay is disabled while it is in flight', async () => {
       relay.restore();
       relay = stubRelay({ payment: hanging });
@@ -672,6 +691,10 @@ describe('<billing-pay>', () => {
       const posts = relay.payments();
       expect(posts).to.have.length(2);
       expect(posts[1]!.body).to.deep.equal(posts[0]!.body);
+      expect(
+        posts[1]!.headers.get('Idempotency-Key'),
+        'the first may have reached the relay: the same key, so it cannot pay twice',
+      ).to.equal(posts[0]!.headers.get('Idempotency-Key'));
       expect(
         relay.requests.filter((r) => r.url.endsWith('/config')),
         '/config is not loaded again',
