@@ -10,6 +10,9 @@ const UNCLEAN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
 /** Printable ASCII only: clean at once (most values; the Unicode class above costs some twenty times as much). */
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
+/** The length of a text in characters (code points: a surrogate pair is one), as every length limit of the model counts. */
+export const textLength = (text: string): number => [...text].length;
+
 /** True when `value` holds none of the characters above. */
 export function isCleanText(value: string): boolean {
   return PRINTABLE_ASCII.test(value) || !UNCLEAN.test(value);

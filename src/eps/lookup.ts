@@ -2,7 +2,7 @@
  * The kinds of value by which the billing finds the agreement a payment goes to (`agreement_param_id`), each with
  * the check a careful integrator applies before asking the billing.
  */
-import { isCleanText } from './clean-text.js';
+import { isCleanText, textLength } from './clean-text.js';
 import { EMAIL_ADDRESS, MAX_EMAIL_LENGTH } from './email.js';
 
 export const LOOKUP_KINDS = [1, 4, 5, 6, 7, 8, 10, 11, 14, 15] as const;
@@ -50,7 +50,7 @@ export function lookupProblem(kind: LookupKind, value: string): LookupProblem | 
   const v = value.trim();
   if (!v) return 'required';
   if (!isCleanText(v)) return 'text';
-  if (v.length > MAX_LENGTH[kind]) return 'too_long';
+  if (textLength(v) > MAX_LENGTH[kind]) return 'too_long';
   switch (kind) {
     case 7:
       return EMAIL_ADDRESS.test(v) ? null : 'email';

@@ -7,7 +7,7 @@
  * the 20 kB budget (`dist/billing-pay.js`: 23.0 kB with zod/mini, 19.6 kB with these; see README, *Weight*).
  * zod stays where input has an unknown shape: the relay's request envelope (request.ts) and the sandbox's bodies.
  */
-import { isCleanText } from './clean-text.js';
+import { isCleanText, textLength as length } from './clean-text.js';
 import { EMAIL_ADDRESS, MAX_EMAIL_LENGTH } from './email.js';
 import type { ProblemKey } from './messages.js';
 import { SYSTEMS, savesMethod, type ParamKind, type SystemId } from './systems.js';
@@ -34,9 +34,6 @@ export interface ParamPolicy {
 
 export const PRODUCT_POLICY: ParamPolicy = { saveConnectsAutopay: true, textBooleans: false };
 export const BILLING_POLICY: ParamPolicy = { saveConnectsAutopay: false, textBooleans: true };
-
-/** Length in code points (a surrogate pair is one character). */
-const length = (text: string) => [...text].length;
 
 /** The format rule of each text kind, for a clean string: its problem key, or null. */
 const TEXT_KINDS: Record<Exclude<ParamKind, 'boolean'>, (value: string) => ProblemKey | null> = {

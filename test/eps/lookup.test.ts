@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LOOKUP_KINDS, isTaxpayerNumber, lookupProblem } from '../../src/eps/lookup.js';
+import { paramProblems } from '../../src/eps/params.js';
 
 describe('agreement lookup kinds', () => {
   it('covers exactly the kinds of the spec', () => {
@@ -38,5 +39,12 @@ describe('agreement lookup kinds', () => {
     assert.equal(lookupProblem(1, 'two words'), 'code');
     assert.equal(lookupProblem(5, '   '), 'required');
     assert.equal(lookupProblem(5, 'x'.repeat(65)), 'too_long');
+  });
+
+  it('counts a length in characters, as the parameter rules do: an address the model takes as `email` is found by e-mail', () => {
+    const address = `${'😀'.repeat(130)}@a.bc`; // 135 characters, 265 UTF-16 units
+    assert.equal(paramProblems('C', { return_url: 'https://shop.example/', email: address }).size, 0);
+    assert.equal(lookupProblem(7, address), null);
+    assert.equal(lookupProblem(7, `${'😀'.repeat(250)}@a.bc`), 'too_long');
   });
 });
