@@ -29,7 +29,8 @@ export interface SandboxAppOptions extends Omit<SandboxOptions, 'port' | 'host'>
 const HTML_HEADERS = {
   'Content-Security-Policy': "default-src 'none'; style-src 'self'; base-uri 'none'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
+  // `same-origin`, not `no-referrer`: the pages' own form posts then carry their Origin (cross-site.ts).
+  'Referrer-Policy': 'same-origin',
   'Cache-Control': 'no-store',
 };
 
@@ -64,7 +65,7 @@ export function createSandboxApp(
     }
   });
   const control = controlAuth(username, password, options.controlToken || undefined);
-  app.route('/sandbox', controlApi(state, control));
+  app.route('/sandbox', controlApi(state, control, publicUrl));
   app.route('/', adminPages(state, control, publicUrl));
   app.route('/pay', hostedPages(state));
 

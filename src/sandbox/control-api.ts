@@ -15,6 +15,7 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import * as z from 'zod';
+import { refuseCrossSite } from './cross-site.js';
 import type { Fault, FaultRoute } from './faults.js';
 import { isJsonType, limitBody } from './http.js';
 import {
@@ -78,9 +79,9 @@ const faultSchema = z
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
-export function controlApi(ctx: SandboxState, auth: MiddlewareHandler): Hono {
+export function controlApi(ctx: SandboxState, auth: MiddlewareHandler, publicUrl?: string): Hono {
   const api = new Hono();
-  api.use('*', auth);
+  api.use('*', refuseCrossSite(publicUrl), auth);
   api.use('*', limitBody(16));
 
   api.get('/clock', (c) => c.json(clockView(ctx), 200, NO_STORE));

@@ -492,6 +492,33 @@ describe("sandbox pages: the clock's state and the seed, with the control API's 
     }
   });
 
+  it('a page on another site cannot use the credentials a browser holds, on the forms or the control API: Sec-Fetch-Site decides, else Origin (`null` is refused); curl sends neither', async () => {
+    const client = await startFrozen(T0, { publicUrl: 'http://localhost:1/' });
+    const post = (path: string, headers: Record<string, string>) =>
+      fetch(`${client.sandbox.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: client.basic, ...headers },
+        redirect: 'manual',
+      }).then((answer) => answer.status);
+    try {
+      assert.equal(await post('/clock/freeze', { 'sec-fetch-site': 'cross-site' }), 403);
+      assert.equal(await post('/clock/freeze', { 'sec-fetch-site': 'same-site' }), 403);
+      assert.equal(await post('/clock/freeze', { origin: 'null' }), 403, 'a sandboxed frame, or a no-referrer page');
+      assert.equal(
+        await post('/clock/freeze', { 'sec-fetch-site': 'same-origin', origin: 'null' }),
+        303,
+        "the sandbox's own page, whatever its address (here not the public URL)",
+      );
+      assert.equal(await post('/sandbox/reset', { origin: 'https://evil.example' }), 403);
+      assert.equal(await post('/sandbox/reset', { 'sec-fetch-site': 'cross-site' }), 403);
+      assert.equal(await post('/sandbox/reset', {}), 200, 'curl, a script: no page');
+      const page = await fetch(`${client.sandbox.url}/agreements/1001`);
+      assert.equal(page.headers.get('referrer-policy'), 'same-origin', "the pages' own posts carry their Origin");
+    } finally {
+      await client.close();
+    }
+  });
+
   it('"Stop the clock", "Let the clock run" and "Reset to the seed data" post with the credentials and come back', async () => {
     const client = await startFrozen();
     try {

@@ -9,6 +9,7 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { agreementPage, homePage } from './card-pages.js';
+import { refuseCrossSite } from '../cross-site.js';
 import { limitBody } from '../http.js';
 import type { ReportedJump } from './clock-panel.js';
 import { OperationError, disableMethod, freezeClock, moveClock, reset, unfreezeClock } from '../operations.js';
@@ -31,7 +32,7 @@ export function adminPages(state: SandboxState, auth: MiddlewareHandler, publicU
     const text = c.req.query('jump') ?? '';
     return /^[1-9]\d{0,9}$/.test(text) ? jumps.get(Number(text)) : undefined;
   };
-  const form = [sameOrigin(publicUrl), auth, limitBody(4)] as const;
+  const form = [refuseCrossSite(publicUrl), auth, limitBody(4)] as const;
 
   routes.get('/', (c) => c.html(homePage(state, jumpOf(c))));
 
@@ -81,22 +82,6 @@ export function adminPages(state: SandboxState, auth: MiddlewareHandler, publicU
     return agreement;
   }
   return routes;
-}
-
-/**
- * A form posted from another site is refused: a browser that holds the credentials must not be made to use them.
- * The sandbox's own origin is its public URL when one is configured (a proxy in front may rewrite `Host`), else the
- * origin the request was sent to.
- */
-function sameOrigin(publicUrl: string | undefined): MiddlewareHandler {
-  const configured = publicUrl === undefined ? undefined : new URL(publicUrl).origin;
-  return async (c, next) => {
-    const origin = c.req.header('origin');
-    const own = configured ?? new URL(c.req.url).origin;
-    if (origin && origin !== 'null' && (!URL.canParse(origin) || new URL(origin).origin !== own))
-      throw new HTTPException(403, { message: "Forms are accepted from the sandbox's own pages only." });
-    await next();
-  };
 }
 
 /** A path on this sandbox to go back to (`/`, `/agreements/1001`); anything else goes home. */
