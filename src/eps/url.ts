@@ -43,5 +43,10 @@ export function isPaymentPage(address: string, from?: string): boolean {
   return url.protocol === 'https:' || (isLocalHttp(url) && (from === undefined || isLocalHttp(new URL(from))));
 }
 
-const isLocalHttp = (url: URL) =>
-  url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+/**
+ * This machine, by the names its own services use (`localhost`, `127.0.0.1`, `[::1]`): where plain `http:` may go —
+ * the payment pages of the sandbox and the demo, and the relay's billing (`BILLING_BASE_URL`) when it is the sandbox.
+ */
+export const isLoopbackHost = (hostname: string): boolean => ['localhost', '127.0.0.1', '[::1]'].includes(hostname);
+
+const isLocalHttp = (url: URL) => url.protocol === 'http:' && isLoopbackHost(url.hostname);

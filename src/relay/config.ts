@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import { canonicalAmount, toMinorUnits } from '../eps/amount.js';
 import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../eps/lookup.js';
 import { SYSTEM_IDS, type SystemId } from '../eps/systems.js';
+import { isLoopbackHost } from '../eps/url.js';
 import type { RateLimit } from './rate-limit.js';
 import { DEFAULT_AGREEMENT_NOT_FOUND_TEXT, type AgreementNotFoundRule } from './agreement-not-found.js';
 import { MIN_SECRET_BYTES } from './session.js';
@@ -294,11 +295,6 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     if (!value) problems.push(`${name} must be ${what}, greater than 0`);
     return value ?? 0;
   }
-}
-
-/** `localhost`, `127.x.x.x` or `[::1]`: plain http never leaves the machine. */
-export function isLoopbackHost(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
 /** A case-insensitive pattern, or `undefined` when the text is not one. */

@@ -109,10 +109,14 @@ describe('relay: configuration of the surface (issue 12.8)', () => {
     ALLOWED_ORIGINS: 'https://shop.example',
   };
   it('BILLING_BASE_URL must be https unless loopback or BILLING_ALLOW_HTTP=true', () => {
-    assert.throws(
-      () => loadConfig({ ...good, BILLING_BASE_URL: 'http://billing.example/api/rest/v1' }),
-      (e: unknown) => e instanceof ConfigError && /BILLING_BASE_URL must be https/.test(e.message),
-    );
+    // This machine is what payment pages may use over http: too (isLoopbackHost, the one rule), not any 127.x.y.z.
+    for (const url of ['http://billing.example', 'http://127.0.0.2:9']) {
+      assert.throws(
+        () => loadConfig({ ...good, BILLING_BASE_URL: `${url}/api/rest/v1` }),
+        (e: unknown) => e instanceof ConfigError && /BILLING_BASE_URL must be https/.test(e.message),
+        url,
+      );
+    }
     for (const url of ['https://billing.example', 'http://127.0.0.1:9', 'http://localhost:9', 'http://[::1]:9']) {
       assert.ok(loadConfig({ ...good, BILLING_BASE_URL: `${url}/api/rest/v1` }), url);
     }
