@@ -318,7 +318,8 @@ export class BillingPay extends BillingElement {
     }
     this.problems = {};
     this.failure = null;
-    if (!emit(this, 'billing-pay-submit', form.request, { cancelable: true })) {
+    // A copy: a listener reads what is sent, and cannot change it after the check.
+    if (!emit(this, 'billing-pay-submit', structuredClone(form.request), { cancelable: true })) {
       this.submitState = 'idle';
       return;
     }

@@ -373,6 +373,24 @@ describe('<billing-pay>', () => {
       expect(post.headers.get('Content-Type')).to.equal('application/json');
     });
 
+    it('a billing-pay-submit listener that changes the detail changes nothing that is sent (it was checked)', async () => {
+      const el = await widget();
+      await fillIn(el);
+      el.addEventListener(
+        'billing-pay-submit',
+        (e) => {
+          e.detail.amount = '0.001';
+          e.detail.eps_params.push({ name: 'comment', value: 'x'.repeat(900) });
+        },
+        { once: true },
+      );
+      await pay(el);
+      await waitUntil(() => relay.payments().length, 'no payment sent');
+      const body = relay.payments()[0]!.body as { amount: string; eps_params: { name: string }[] };
+      expect(body.amount).to.equal('1500.00');
+      expect(body.eps_params.map((p) => p.name)).to.not.include('comment');
+    });
+
     it('sends nothing when a billing-pay-submit listener cancels it, and the form stays usable', async () => {
       const el = await widget();
       await fillIn(el);
