@@ -12,7 +12,7 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { PaymentAnswer, PaymentOptions } from '../eps/relay-api.js';
 import type { ValidPayment } from '../eps/request.js';
 import { canSaveMethod, SYSTEM_IDS, SYSTEMS } from '../eps/systems.js';
-import { isPaymentPage } from '../eps/url.js';
+import { canonicalUrl, isPaymentPage } from '../eps/url.js';
 import { longestAuthorizedCallMs, type BillingClient } from './billing-client.js';
 import type { RelayConfig } from './config.js';
 import { corsFor } from './cors.js';
@@ -94,13 +94,13 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
     }),
   );
 
-  app.get('/config', (c) =>
-    c.json({
-      systems: offered.map((id) => ({ id, canSave: canSaveMethod(id), linkOnly: Boolean(SYSTEMS[id].linkOnly) })),
-      lookups: config.lookups,
-      maxAmount: config.maxAmountText,
-    } satisfies PaymentOptions),
-  );
+  // Made once: it follows from the configuration alone.
+  const paymentOptions: PaymentOptions = {
+    systems: offered.map((id) => ({ id, canSave: canSaveMethod(id), linkOnly: Boolean(SYSTEMS[id].linkOnly) })),
+    lookups: config.lookups,
+    maxAmount: config.maxAmountText,
+  };
+  app.get('/config', (c) => c.json(paymentOptions));
 
   app.post(
     '/payments',
@@ -295,7 +295,7 @@ export function findRedirectUrl(response: Record<string, unknown>, keys: string[
   for (const key of keys) {
     const value = response[key];
     if (typeof value !== 'string') continue;
-    if (isPaymentPage(value)) return new URL(value).href;
+    if (isPaymentPage(value)) return canonicalUrl(value);
     unsafe = true;
   }
   if (unsafe)

@@ -239,6 +239,11 @@ describe('relay: saved-method ownership fails closed (issue 12.3)', () => {
       headers: { origin: SHOP, authorization: `Bearer ${await createClientSession({ agreementId }, SECRET)}` },
     });
   const deletes = () => fake.calls.filter((c) => c.method === 'DELETE').length;
+  /** The ids of the methods the relay lists for the session's agreement. */
+  const listedIds = async (relay: Relay) =>
+    (
+      (await (await call(relay, 'GET', '/payment-methods')).json()) as { payment_methods: { id: number }[] }
+    ).payment_methods.map((m) => m.id);
 
   it('a method that names no agreement is neither listed nor disabled: 404, nothing reaches the billing', async () => {
     records = [{ payment_method_id: 41, enable_auto_payments: true, title: 'Someone’s card' }];
@@ -262,13 +267,7 @@ describe('relay: saved-method ownership fails closed (issue 12.3)', () => {
     ];
     const relay = await fake.relay({ SESSION_SECRET: SECRET });
     try {
-      const listed = (await (await call(relay, 'GET', '/payment-methods')).json()) as {
-        payment_methods: { id: number }[];
-      };
-      assert.deepEqual(
-        listed.payment_methods.map((m) => m.id),
-        [41],
-      );
+      assert.deepEqual(await listedIds(relay), [41]);
       assert.equal((await call(relay, 'DELETE', '/payment-methods/42')).status, 404);
       assert.equal((await call(relay, 'DELETE', '/payment-methods/41')).status, 200);
     } finally {
@@ -277,13 +276,7 @@ describe('relay: saved-method ownership fails closed (issue 12.3)', () => {
     records = [{ payment_method_id: 44, contract: 1001 }];
     const named = await fake.relay({ SESSION_SECRET: SECRET, PAYMENT_METHODS_AGREEMENT_FIELD: 'contract' });
     try {
-      const listed = (await (await call(named, 'GET', '/payment-methods')).json()) as {
-        payment_methods: { id: number }[];
-      };
-      assert.deepEqual(
-        listed.payment_methods.map((m) => m.id),
-        [44],
-      );
+      assert.deepEqual(await listedIds(named), [44]);
     } finally {
       await named.close();
     }
@@ -293,13 +286,7 @@ describe('relay: saved-method ownership fails closed (issue 12.3)', () => {
     records = [{ payment_method_id: 41, enable_auto_payments: true }];
     const relay = await fake.relay({ SESSION_SECRET: SECRET, PAYMENT_METHODS_TRUST_BILLING_SCOPE: 'true' });
     try {
-      const listed = (await (await call(relay, 'GET', '/payment-methods')).json()) as {
-        payment_methods: { id: number }[];
-      };
-      assert.deepEqual(
-        listed.payment_methods.map((m) => m.id),
-        [41],
-      );
+      assert.deepEqual(await listedIds(relay), [41]);
       assert.equal((await call(relay, 'DELETE', '/payment-methods/41')).status, 200);
     } finally {
       await relay.close();

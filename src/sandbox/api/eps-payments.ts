@@ -7,7 +7,7 @@
 import { Hono, type Context } from 'hono';
 import { amountProblem, formatMinorUnits, toMinorUnits } from '../../eps/amount.js';
 import { LOOKUP_KINDS, isLookupKind } from '../../eps/lookup.js';
-import { problemText } from '../../eps/messages.js';
+import { problemText, type ProblemKey } from '../../eps/messages.js';
 import { BILLING_POLICY, paramProblems, readBooleans, readEpsParams } from '../../eps/params.js';
 import type { SystemId } from '../../eps/systems.js';
 import { findAgreement } from '../billing/agreement-lookup.js';
@@ -76,6 +76,6 @@ export function epsPaymentRoutes(
 }
 
 /** A problem of the shared model as the sandbox words it: `amount: <the model's text> (<its key>)`. */
-function problemMessage(field: string, problem: Parameters<typeof problemText>[0]): string {
+function problemMessage(field: string, problem: ProblemKey): string {
   return `${field}: ${problemText(problem)} (${problem})`;
 }
