@@ -10,19 +10,24 @@ import { isCleanText } from './clean-text.js';
  * clean text. Such an address is forwarded as `canonicalUrl` gives it, never as the client wrote it.
  */
 export function isHttpUrl(value: string): boolean {
-  if (!isCleanText(value) || value.includes('\\')) return false;
+  return parseHttpUrl(value) !== null;
+}
+
+/** The address parsed, when `isHttpUrl` takes it; else `null`. */
+function parseHttpUrl(value: string): URL | null {
+  if (!isCleanText(value) || value.includes('\\')) return null;
   const written = /^https?:\/\/([^/?#]*)/i.exec(value);
-  if (!written || written[1]!.includes('@')) return false;
+  if (!written || written[1]!.includes('@')) return null;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return false;
+    return null;
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
   // The host and port as written are the ones parsed (no IDN, number or percent-encoded forms that read as another).
   const authority = written[1]!.toLowerCase();
-  return authority === url.host || authority === `${url.host}:${url.protocol === 'https:' ? 443 : 80}`;
+  return authority === url.host || authority === `${url.host}:${url.protocol === 'https:' ? 443 : 80}` ? url : null;
 }
 
 /** The WHATWG serialisation of an address `isHttpUrl` accepts: what the relay checked is what it forwards. */
@@ -35,12 +40,20 @@ export function canonicalUrl(value: string): string {
  * (`localhost`, `127.0.0.1`, `[::1]`: the sandbox and the demo), never with user info. With `from` (the address of
  * the page the client is on; the widget passes its own), `http:` is followed only from a page on this machine over
  * `http:` too: a merchant's page on `https:`, or on any other host, never sends the client to an unencrypted page.
- * The relay, which does not know the page, checks without it.
+ * The relay, which does not know the page, checks without it. Answers the page in its WHATWG serialisation (what is
+ * handed on), or `null`: the address is parsed once.
  */
+export function paymentPage(address: string, from?: string): string | null {
+  const url = parseHttpUrl(address);
+  const safe =
+    url !== null &&
+    (url.protocol === 'https:' || (isLocalHttp(url) && (from === undefined || isLocalHttp(new URL(from)))));
+  return safe ? url.href : null;
+}
+
+/** Whether `paymentPage` takes the address. */
 export function isPaymentPage(address: string, from?: string): boolean {
-  if (!isHttpUrl(address)) return false;
-  const url = new URL(address);
-  return url.protocol === 'https:' || (isLocalHttp(url) && (from === undefined || isLocalHttp(new URL(from))));
+  return paymentPage(address, from) !== null;
 }
 
 /**

@@ -12,7 +12,7 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { PaymentAnswer, PaymentOptions } from '../eps/relay-api.js';
 import type { ValidPayment } from '../eps/request.js';
 import { canSaveMethod, SYSTEM_IDS, SYSTEMS } from '../eps/systems.js';
-import { canonicalUrl, isPaymentPage } from '../eps/url.js';
+import { paymentPage } from '../eps/url.js';
 import { longestAuthorizedCallMs, type BillingClient } from './billing-client.js';
 import type { RelayConfig } from './config.js';
 import { corsFor } from './cors.js';
@@ -285,7 +285,7 @@ function requireAllowedOrigin(allowed: Set<string>) {
 
 /**
  * The address of the payment page in the billing's answer (its shape is not documented), in its WHATWG serialisation.
- * The relay hands on only a page the widget would open (`isPaymentPage`, the one rule of both: `https:`, or `http:`
+ * The relay hands on only a page the widget would open (`paymentPage`, the one rule of both: `https:`, or `http:`
  * to this machine, with no user info), so a merchant that calls the API without the widget gets the widget's
  * protection. A page under one of the keys that is not safe is a 502: the billing's answer is wrong, and no client
  * is sent there. No page at all is a 201 without `redirect_url` (see `PaymentAnswer`).
@@ -295,7 +295,8 @@ export function findRedirectUrl(response: Record<string, unknown>, keys: string[
   for (const key of keys) {
     const value = response[key];
     if (typeof value !== 'string') continue;
-    if (isPaymentPage(value)) return canonicalUrl(value);
+    const page = paymentPage(value);
+    if (page !== null) return page;
     unsafe = true;
   }
   if (unsafe)

@@ -4,6 +4,7 @@
  * `c.var.payment`; nothing else downstream reads the client's body.
  */
 import type { Context, MiddlewareHandler } from 'hono';
+import { isJsonMediaType } from '../eps/media-type.js';
 import type { ProblemKey } from '../eps/messages.js';
 import { checkPayment, type PaymentRules, type ValidPayment } from '../eps/request.js';
 import { returnUrlParams, type SystemId } from '../eps/systems.js';
@@ -27,8 +28,7 @@ export function validatePayment(
 }
 
 async function readJson(c: Context): Promise<unknown> {
-  const type = c.req.header('content-type') ?? '';
-  if (!/^application\/json\s*(;|$)/i.test(type)) {
+  if (!isJsonMediaType(c.req.header('content-type'))) {
     throw new RelayError(415, 'unsupported_media_type', 'Send the payment as JSON (Content-Type: application/json).');
   }
   const text = (await c.req.text()).replace(AMOUNT_NUMBER, '$1"$2"');

@@ -5,6 +5,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
+import { isJsonMediaType } from '../eps/media-type.js';
 
 /** Every refusal in JSON: `{code, error: {message}}`, sent with the HTTP status `code`. */
 export function errorBody(code: number, message: string) {
@@ -23,5 +24,5 @@ export function limitBody(kb: number): MiddlewareHandler {
 
 /** Whether the request says its body is JSON (`application/json`, parameters allowed). */
 export function isJsonType(c: Context): boolean {
-  return /^application\/json\s*(?:;|$)/i.test(c.req.header('content-type') ?? '');
+  return isJsonMediaType(c.req.header('content-type'));
 }

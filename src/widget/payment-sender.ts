@@ -32,7 +32,7 @@ export class PaymentSender implements ReactiveController {
     const key = this.unanswered?.json === json ? this.unanswered.key : newIdempotencyKey();
     this.unanswered = undefined;
     try {
-      const url = await postPayment(relay, body, key, controller.signal);
+      const url = await postPayment(relay, json, key, controller.signal);
       if (!isSafeRedirect(url))
         throw new PayError('relay', 'unsafe_redirect', 'The payment page address is not https.', { cause: url });
       return url;

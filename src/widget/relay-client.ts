@@ -5,7 +5,6 @@
 import { isBillingCode, type ErrorCode } from '../eps/errors.js';
 import { isRecord } from '../eps/is-record.js';
 import type { ErrorAnswer, OfferedSystem, PaymentAnswer, PaymentOptions } from '../eps/relay-api.js';
-import type { PaymentRequest } from '../eps/request.js';
 import { SYSTEM_IDS } from '../eps/systems.js';
 import { isPaymentPage } from '../eps/url.js';
 import type { WidgetErrorCode } from './i18n.js';
@@ -89,19 +88,20 @@ function parseConfig(body: unknown): PaymentOptions | undefined {
 }
 
 /**
- * Sends one attempt of a payment and answers the payment page's address. The same `idempotencyKey` is used for
- * the retry of a network failure, so the relay never creates the payment twice.
+ * Sends one attempt of a payment (`json`: the `PaymentRequest` as the caller serialized it, once) and answers the
+ * payment page's address. The same `idempotencyKey` is used for the retry of a network failure, so the relay never
+ * creates the payment twice.
  */
 export async function postPayment(
   relay: string,
-  body: PaymentRequest,
+  json: string,
   idempotencyKey: string,
   signal: AbortSignal,
 ): Promise<string> {
   const init = {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey, Accept: 'application/json' },
-    body: JSON.stringify(body),
+    body: json,
     signal,
   };
   let answer: Response;

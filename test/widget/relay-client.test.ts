@@ -64,7 +64,13 @@ describe('relay client', () => {
     try {
       const failure = await postPayment(
         'http://relay.test',
-        { system: 'C', amount: '1.00', agreement_param_id: 5, agreement_param_value: 'AG-1', eps_params: [] },
+        JSON.stringify({
+          system: 'C',
+          amount: '1.00',
+          agreement_param_id: 5,
+          agreement_param_value: 'AG-1',
+          eps_params: [],
+        }),
         'k',
         new AbortController().signal,
       ).then(
