@@ -24,16 +24,16 @@ function visibleTexts(doc: Document): string[] {
   return [doc.title, ...found];
 }
 
+/** Whether a demo page's script has run: it sets the page's language on the widget first. */
+const hasStarted = (doc: Document | null | undefined): boolean =>
+  doc?.querySelector('billing-pay')?.hasAttribute('lang') === true;
+
 /** Opens a demo page in a frame and waits until its script has run. */
 async function frameAt(src: string): Promise<HTMLIFrameElement> {
   const frame = document.createElement('iframe');
   frame.src = src;
   document.body.append(frame);
-  await waitUntil(
-    () => frame.contentDocument?.querySelector('billing-pay')?.getAttribute('lang'),
-    `${src} did not start`,
-    { timeout: 4000 },
-  );
+  await waitUntil(() => hasStarted(frame.contentDocument), `${src} did not start`, { timeout: 4000 });
   return frame;
 }
 
@@ -55,7 +55,7 @@ async function removeAsItStarts(src: string, attempts = 5): Promise<{ sessionAns
     timeout: 4000,
   });
   const doc = frame.contentDocument!;
-  if (doc.querySelector('billing-pay')?.hasAttribute('lang')) {
+  if (hasStarted(doc)) {
     frame.remove();
     expect(attempts, `${src}: the page had always started before its document was caught`).to.be.greaterThan(1);
     return removeAsItStarts(src, attempts - 1);
@@ -63,7 +63,7 @@ async function removeAsItStarts(src: string, attempts = 5): Promise<{ sessionAns
   const win = frame.contentWindow!;
   return new Promise((resolve) => {
     new MutationObserver((_, observer) => {
-      if (!doc.querySelector('billing-pay')?.hasAttribute('lang')) return;
+      if (!hasStarted(doc)) return;
       observer.disconnect();
       const sessionAnswered = win.performance
         .getEntriesByType('resource')
