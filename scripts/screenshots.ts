@@ -52,6 +52,7 @@ const relay = await startRelay(
     ...sandbox.relayEnv(),
     ALLOWED_ORIGINS: demoUrl,
     PORT: '0',
+    STORE_FILE: ':memory:',
   }),
   createLogger('silent'),
 );

@@ -29,6 +29,8 @@ const relay = await startRelay(
     PORT: String(relayPort),
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     SESSION_SECRET,
+    // The sandbox keeps its billing in memory: the relay's keys go with it when the demo stops.
+    STORE_FILE: ':memory:',
   }),
 );
 

@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   'invalid_idempotency_key',
   'idempotency_key_reused',
   'idempotency_in_flight',
+  'idempotency_outcome_unknown',
   'rate_limited',
   'origin_not_allowed',
   'not_found',

@@ -17,8 +17,8 @@ import { longestAuthorizedCallMs, type BillingClient } from './billing-client.js
 import type { RelayConfig } from './config.js';
 import { corsFor } from './cors.js';
 import { RelayError, type ErrorStatus } from './errors.js';
-import { idempotency, jsonAnswer, type AnswerVariables } from './idempotency.js';
-import { MemoryIdempotencyStore, type IdempotencyStore } from './idempotency-store.js';
+import { idempotency, jsonAnswer, type AnswerVariables } from './idempotency/middleware.js';
+import type { IdempotencyStore } from './idempotency/store.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { ownPaymentMethods } from './payment-methods.js';
 import { createLimiters, rateLimit, type LimiterName } from './rate-limit.js';
@@ -31,8 +31,8 @@ export interface RelayDeps {
   billing: Pick<BillingClient, 'createPayment' | 'ready' | 'listPaymentMethods' | 'disablePaymentMethod'>;
   logger: Logger;
   metrics?: Metrics;
-  /** Where idempotency keys live; in memory unless given (server.ts gives Redis when REDIS_URL is set). */
-  idempotencyStore?: IdempotencyStore;
+  /** Where idempotency keys live (server.ts gives SQLite, or Redis when REDIS_URL is set). */
+  idempotencyStore: IdempotencyStore;
   limiters?: Record<LimiterName, RateLimiterAbstract>;
   /** The address of the peer on the socket (runtime-specific; server.ts gives Node's). */
   socketAddress?: (c: Context) => string | undefined;
@@ -47,8 +47,8 @@ type Env = {
 
 const MAX_BODY_BYTES = 16 * 1024;
 const MAX_REQUEST_ID_LENGTH = 64;
-/** Longer than a payment can take, with a margin for the relay's own work. */
-const lockMs = (config: RelayConfig) => longestAuthorizedCallMs(config.billingTimeoutMs) + 5_000;
+/** An idempotency key's lease: longer than a payment can take, with a margin for the relay's own work. */
+const leaseMs = (config: RelayConfig) => longestAuthorizedCallMs(config.billingTimeoutMs) + 5_000;
 
 export function createRelayApp(deps: RelayDeps): Hono<Env> {
   const { config, billing, logger } = deps;
@@ -110,9 +110,9 @@ export function createRelayApp(deps: RelayDeps): Hono<Env> {
     validatePayment({ maxAmount: config.maxAmount, systems: offered, lookups: config.lookups }, allowed),
     // Before the agreement's limit: a retry of an answered payment gets its answer, not a 429.
     idempotency({
-      store: deps.idempotencyStore ?? new MemoryIdempotencyStore(config.idempotencyMaxKeys),
+      store: deps.idempotencyStore,
       ttlMs: config.idempotencyTtlSeconds * 1000,
-      lockMs: lockMs(config),
+      leaseMs: leaseMs(config),
       onReplay: () => metrics.idempotentReplays.inc(),
       onStoreError: (c, error, operation) =>
         logger.error({ reqId: c.get('requestId'), err: error, operation }, 'idempotency store failed'),

@@ -10,14 +10,16 @@ import { billingMessage, envelopeResponse } from './billing-answer.js';
 import { exchange } from './billing-exchange.js';
 import type { RelayConfig } from './config.js';
 import { RelayError } from './errors.js';
+import type { LogSecrets } from './logger.js';
 import type { Metrics } from './metrics.js';
-import { TokenCache } from './token-cache.js';
+import { FleetTokenCache, type RedisTokenCommands } from './fleet-token.js';
+import { TokenCache, type TokenSource } from './token-cache.js';
 
 type BillingConfig = Pick<
   RelayConfig,
   'billingBaseUrl' | 'billingUsername' | 'billingPassword' | 'billingTimeoutMs' | 'tokenTtlUnit' | 'agreementNotFound'
 > &
-  Partial<Pick<RelayConfig, 'billingMaxResponseBytes'>>;
+  Partial<Pick<RelayConfig, 'billingMaxResponseBytes' | 'tokenSecret'>>;
 
 /** The largest billing answer read when the configuration does not say (`BILLING_MAX_RESPONSE_BYTES`). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -34,14 +36,22 @@ export class BillingClient {
   readonly #pool: Pool;
   /** The base URL's path (`/api/rest/v1`), before each call's own. */
   readonly #basePath: string;
-  readonly #tokens: TokenCache;
+  readonly #tokens: TokenSource;
   readonly #basic: string;
   #probe?: { at: number; result: Promise<void> };
 
+  private readonly metrics?: Metrics;
+  /** Told every secret this client holds (the Basic value, each token as it is issued), for the logs to scrub. */
+  private readonly secrets?: LogSecrets;
+
+  /** With `redis`, the token is the fleet's (fleet-token.ts); else this instance's own. */
   constructor(
     private readonly config: BillingConfig,
-    private readonly metrics?: Metrics,
+    options: { metrics?: Metrics; redis?: RedisTokenCommands; secrets?: LogSecrets } = {},
   ) {
+    const { metrics, redis, secrets } = options;
+    this.metrics = metrics;
+    this.secrets = secrets;
     const base = new URL(config.billingBaseUrl);
     this.#basePath = base.pathname.replace(/\/+$/, '');
     this.#pool = new Pool(base.origin, {
@@ -54,17 +64,30 @@ export class BillingClient {
       maxResponseSize: config.billingMaxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     });
     this.#basic = `Basic ${Buffer.from(`${config.billingUsername}:${config.billingPassword}`).toString('base64')}`;
-    this.#tokens = new TokenCache(() => this.#issueToken());
+    secrets?.add(config.billingPassword);
+    secrets?.add(this.#basic.slice('Basic '.length));
+    const issue = () => this.#issueToken();
+    this.#tokens = redis
+      ? new FleetTokenCache(issue, {
+          redis,
+          secret: config.tokenSecret ?? `${config.billingBaseUrl}\n${config.billingUsername}\n${config.billingPassword}`,
+          lockMs: longestTokenMs(config.billingTimeoutMs),
+        })
+      : new TokenCache(issue);
   }
 
   /**
-   * Proves that the billing answers and accepts the relay's credentials now, not when the cached token was issued:
-   * a fresh `GET /auth`, whose token then serves the calls. Probes closer together than `READY_PROBE_MS` share one.
+   * Proves that the billing answers and accepts the relay's token now: `GET /tariffs`, a read without effects, with the
+   * token the payments use. Never a `GET /auth` of its own, which a billing that keeps one live token would take as a
+   * new session, revoking the one the fleet pays with. Probes closer together than `READY_PROBE_MS` share one.
    */
   ready(): Promise<void> {
     const now = Date.now();
     if (!this.#probe || now - this.#probe.at >= READY_PROBE_MS) {
-      this.#probe = { at: now, result: this.#tokens.refresh().then(() => undefined) };
+      this.#probe = {
+        at: now,
+        result: this.#authorized('tariffs', 'GET', '/tariffs').then((answer) => void successResponse(answer)),
+      };
     }
     return this.#probe.result;
   }
@@ -166,7 +189,10 @@ export class BillingClient {
   /** A token for a call; failing to get one means the call was never sent. */
   async #freshToken(): Promise<string> {
     try {
-      return await this.#tokens.get();
+      const token = await this.#tokens.get();
+      // Whoever issued it (this instance or another of the fleet), it is a secret from now on.
+      this.secrets?.addToken(token);
+      return token;
     } catch (error) {
       if (!(error instanceof RelayError)) throw error;
       throw new RelayError(error.status, error.code, error.message, {
@@ -298,10 +324,15 @@ const AUTH_BACKOFF_MS = 100;
  * once more. An Idempotency-Key stays locked longer than this, so no retry can start while the payment may still go.
  */
 export function longestAuthorizedCallMs(timeoutMs: number): number {
+  const send = 2 * timeoutMs + RESEND_DELAY_MS;
+  return 2 * (longestTokenMs(timeoutMs) + send);
+}
+
+/** The longest a token can take: every `GET /auth` try, each cut at `timeoutMs`, and the backoff between them. */
+function longestTokenMs(timeoutMs: number): number {
   let token = AUTH_ATTEMPTS * timeoutMs;
   for (let attempt = 1; attempt < AUTH_ATTEMPTS; attempt += 1) token += AUTH_BACKOFF_MS * 3 ** (attempt - 1);
-  const send = 2 * timeoutMs + RESEND_DELAY_MS;
-  return 2 * (token + send);
+  return token;
 }
 
 /** Failures that happen before a single byte of the request is sent. */

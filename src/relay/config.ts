@@ -35,8 +35,10 @@ export interface RelayConfig {
   tokenTtlUnit: 's' | 'ms';
   /** The log level (pino): `info` by default, `silent` in tests. */
   logLevel: string;
-  /** With a Redis URL, idempotency and rate-limit state are shared by every relay instance. */
+  /** With a Redis URL, idempotency keys, rate limits and the billing token are shared by every relay instance. */
   redisUrl?: string;
+  /** The secret the fleet's billing token is sealed under in Redis; unset: one derived from the billing credentials. */
+  tokenSecret?: string;
   /** The request header that carries the client's address, set by a proxy in front of the relay; none: the socket. */
   trustProxy?: string;
   rateLimitIp: RateLimit;
@@ -57,8 +59,8 @@ export interface RelayConfig {
   billingMaxResponseBytes: number;
   /** Fields of the billing's payment answer passed on to the browser besides `payment_id` (none by default). */
   paymentAnswerFields: string[];
-  /** The most idempotency keys kept in memory (no Redis); past it a new keyed payment is a 503. */
-  idempotencyMaxKeys: number;
+  /** The SQLite file that keeps idempotency keys without Redis (`:memory:`: this process only, for tests). */
+  storeFile: string;
   /** The most keys each in-memory rate limiter tracks; past it a request with a new key is a 503. */
   rateLimitMaxKeys: number;
   /** `/session` and `/payment-methods`: per client session (its agreement) and per address. */
@@ -98,7 +100,7 @@ const DEFAULTS = {
   BILLING_ALLOW_HTTP: 'false',
   BILLING_MAX_RESPONSE_BYTES: '1048576',
   PAYMENT_ANSWER_FIELDS: '',
-  IDEMPOTENCY_MAX_KEYS: '50000',
+  STORE_FILE: 'billing-pay-relay.db',
   RATE_LIMIT_MAX_KEYS: '100000',
   RATE_LIMIT_SESSION: '60/60',
   RATE_LIMIT_SESSION_IP: '120/60',
@@ -191,6 +193,11 @@ export function loadConfig(env: Env = process.env): RelayConfig {
   const redisUrl = read('REDIS_URL');
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must be a redis:// or rediss:// URL');
 
+  const tokenSecret = read('TOKEN_SECRET');
+  if (tokenSecret && new TextEncoder().encode(tokenSecret).length < MIN_SECRET_BYTES) {
+    problems.push(`TOKEN_SECRET must be at least ${MIN_SECRET_BYTES} bytes (for example: openssl rand -base64 48)`);
+  }
+
   const trustProxy = read('TRUST_PROXY').toLowerCase();
   if (trustProxy && !/^[a-z0-9-]+$/.test(trustProxy))
     problems.push('TRUST_PROXY must be a header name such as x-forwarded-for');
@@ -221,7 +228,8 @@ export function loadConfig(env: Env = process.env): RelayConfig {
   if (!paymentAnswerFields.every((key) => /^[A-Za-z_][\w-]*$/.test(key))) {
     problems.push("PAYMENT_ANSWER_FIELDS must list field names of the billing's payment answer, such as status,amount");
   }
-  const idempotencyMaxKeys = positive('IDEMPOTENCY_MAX_KEYS', 'a number of keys');
+  const storeFile = read('STORE_FILE');
+  if (!storeFile) problems.push('STORE_FILE must be the path of the relay’s SQLite file, such as billing-pay-relay.db');
   const rateLimitMaxKeys = positive('RATE_LIMIT_MAX_KEYS', 'a number of keys');
   const rateLimitSession = rateLimit(read('RATE_LIMIT_SESSION'));
   if (!rateLimitSession) problems.push('RATE_LIMIT_SESSION must be requests/seconds, such as 60/60');
@@ -263,6 +271,7 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     tokenTtlUnit: tokenTtlUnit as 's' | 'ms',
     logLevel,
     ...(redisUrl && { redisUrl }),
+    ...(tokenSecret && { tokenSecret }),
     ...(trustProxy && { trustProxy }),
     rateLimitIp: rateLimitIp!,
     rateLimitAgreement: rateLimitAgreement!,
@@ -273,7 +282,7 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     paymentMethodsTrustScope: paymentMethodsTrustScope === true,
     billingMaxResponseBytes,
     paymentAnswerFields,
-    idempotencyMaxKeys,
+    storeFile,
     rateLimitMaxKeys,
     rateLimitSession: rateLimitSession!,
     rateLimitSessionIp: rateLimitSessionIp!,

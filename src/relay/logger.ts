@@ -7,6 +7,10 @@
  * A `formatters.log` pass rather than pino's `redact` paths: those name each level with wildcards, and the paths for
  * four levels cost about 45 µs per line (measured), ten times the line itself; this walk costs next to nothing on the
  * relay's flat lines and copies only what it changes.
+ *
+ * The relay's own secrets — the billing password and its Basic value, the bearer tokens it holds or held, the session
+ * and token secrets — are also known by value (`LogSecrets`): each is cut out of every line as it is written, whatever
+ * key or depth it hides under, so a billing that echoes a token in its error text cannot put it in a log.
  */
 import { pino, type Logger } from 'pino';
 
@@ -36,11 +40,71 @@ const MAX_DEPTH = 8;
  */
 export const LOG_BUFFER_MAX_BYTES = 8 * 1024 * 1024;
 
+/** How many of the latest bearer tokens are scrubbed besides the fixed secrets (older ones are long revoked). */
+const TOKENS_KEPT = 8;
+/** Shorter values are not scrubbed: they would cut ordinary words out of every line. */
+const MIN_SECRET_LENGTH = 4;
+
+/** The secret values a logger cuts out of its lines. */
+export class LogSecrets {
+  readonly #fixed = new Set<string>();
+  readonly #tokens: string[] = [];
+  #patterns: string[] = [];
+
+  /** A secret for as long as the relay runs (a password, a secret key). */
+  add(value: string | undefined): void {
+    if (value && value.length >= MIN_SECRET_LENGTH && !this.#fixed.has(value)) {
+      this.#fixed.add(value);
+      this.#update();
+    }
+  }
+
+  /** A bearer token: the latest `TOKENS_KEPT` are scrubbed. */
+  addToken(token: string): void {
+    if (token.length < MIN_SECRET_LENGTH || this.#tokens.includes(token)) return;
+    this.#tokens.push(token);
+    if (this.#tokens.length > TOKENS_KEPT) this.#tokens.shift();
+    this.#update();
+  }
+
+  /** `line` with every secret replaced, as written (and as JSON escapes it). */
+  scrub(line: string): string {
+    for (const pattern of this.#patterns) if (line.includes(pattern)) line = line.replaceAll(pattern, CENSOR);
+    return line;
+  }
+
+  #update(): void {
+    const values = [...this.#fixed, ...this.#tokens];
+    // Longest first, so a secret that contains another is cut whole.
+    this.#patterns = [...new Set(values.flatMap((v) => [v, JSON.stringify(v).slice(1, -1)]))].sort(
+      (a, b) => b.length - a.length,
+    );
+  }
+}
+
 export function createLogger(
   level: string,
   destination: pino.DestinationStream = pino.destination({ dest: 1, sync: false, maxLength: LOG_BUFFER_MAX_BYTES }),
+  secrets: LogSecrets = new LogSecrets(),
 ): Logger {
-  return pino({ level, base: undefined, formatters: { log: (object) => redactSecrets(object) } }, destination);
+  const logger = pino(
+    {
+      level,
+      base: undefined,
+      formatters: { log: (object) => redactSecrets(object) },
+      hooks: { streamWrite: (line) => secrets.scrub(line) },
+    },
+    destination,
+  );
+  SECRETS.set(logger, secrets);
+  return logger;
+}
+
+const SECRETS = new WeakMap<Logger, LogSecrets>();
+
+/** The secrets `logger` scrubs (one of its own when it was not made by `createLogger`, so nothing is lost). */
+export function logSecretsOf(logger: Logger): LogSecrets {
+  return SECRETS.get(logger) ?? new LogSecrets();
 }
 
 /** `value` with every secret-named property censored; the same object when there is none. */
@@ -81,6 +145,10 @@ function redact(value: unknown, depth: number, seen: WeakMap<object, unknown>): 
         unknown
       >;
       copy[key] = redacted;
+    }
+    // An error's stack may be an accessor that reads the original's internals (Node 24): kept as a value.
+    if (copy && value instanceof Error) {
+      Object.defineProperty(copy, 'stack', { value: value.stack, writable: true, configurable: true });
     }
     if (copy) result = copy;
   }

@@ -13,8 +13,10 @@ import { createClient, type RedisClientType } from 'redis';
 import { createRelayApp } from './app.js';
 import { BillingClient, longestAuthorizedCallMs } from './billing-client.js';
 import { ConfigError, loadConfig, type RelayConfig } from './config.js';
-import { MemoryIdempotencyStore, RedisIdempotencyStore, withDeadline } from './idempotency-store.js';
-import { createLogger } from './logger.js';
+import { RedisIdempotencyStore } from './idempotency/redis-store.js';
+import { openSqliteStore } from './idempotency/sqlite-store.js';
+import { withDeadline } from './idempotency/store.js';
+import { createLogger, logSecretsOf } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { REDIS_TIMEOUT_MS, createLimiters } from './rate-limit.js';
 import { loadWidgetAssets, type WidgetAssets } from './widget-assets.js';
@@ -31,8 +33,11 @@ const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 
 export async function startRelay(config: RelayConfig, logger: Logger = createLogger(config.logLevel)): Promise<Relay> {
   const metrics = createMetrics();
-  const billing = new BillingClient(config, metrics);
+  const secrets = logSecretsOf(logger);
+  for (const secret of [config.sessionSecret, config.tokenSecret]) secrets.add(secret);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
+  const idempotencyStore = redis ? new RedisIdempotencyStore(redis) : await openSqliteStore(config.storeFile);
+  const billing = new BillingClient(config, { metrics, redis, secrets });
   // Read on first use and kept; not built (or built partly): logged, and read again at most every 10 s — not on every
   // request, which would let any GET make the relay read and decompress every bundle again.
   let assets: Promise<WidgetAssets | null> | undefined;
@@ -47,7 +52,7 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
     billing,
     logger,
     metrics,
-    idempotencyStore: redis ? new RedisIdempotencyStore(redis) : new MemoryIdempotencyStore(config.idempotencyMaxKeys),
+    idempotencyStore,
     limiters: createLimiters(config, redis),
     socketAddress: (c) => getConnInfo(c).remote.address,
     widgetAssets,
@@ -85,6 +90,7 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearInterval(sweep);
       await billing.close();
+      await idempotencyStore.close();
       // A Redis that is away is not waited for: `close` would wait for a reconnection that may never come, or for the
       // answers of a Redis that stopped answering.
       if (redis?.isReady) await withDeadline(redis.close(), REDIS_TIMEOUT_MS, 'QUIT').catch(() => redis.destroy());
@@ -156,7 +162,7 @@ async function main() {
       url: relay.url,
       systems: Object.keys(config.epsUuids),
       origins: config.allowedOrigins,
-      redis: Boolean(config.redisUrl),
+      store: config.redisUrl ? 'redis' : config.storeFile,
     },
     'relay listening',
   );

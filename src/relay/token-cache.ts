@@ -1,6 +1,7 @@
 /**
- * The billing's bearer token, fetched once and shared: refreshed about a minute before it runs out (a tenth of its
- * life when that is shorter), never by more than one call at a time.
+ * The billing's bearer token, fetched once and shared by the calls of one instance: refreshed about a minute before it
+ * runs out (a tenth of its life when that is shorter), never by more than one call at a time. (A fleet on Redis shares
+ * one: fleet-token.ts.)
  */
 export interface IssuedToken {
   token: string;
@@ -8,9 +9,22 @@ export interface IssuedToken {
   lifetimeMs: number;
 }
 
+/** Where the billing client gets its token. */
+export interface TokenSource {
+  /** A token that is valid now. */
+  get(): Promise<string>;
+  /** Forgets `token` after the billing refused it, unless a newer one has replaced it already. */
+  invalidate(token: string): void;
+}
+
 const MAX_MARGIN_MS = 60_000;
 
-export class TokenCache {
+/** When a token issued at `issuedAt` is renewed, and when it runs out. */
+export function tokenTimes(issuedAt: number, lifetimeMs: number): { refreshAt: number; expiresAt: number } {
+  return { refreshAt: issuedAt + lifetimeMs - Math.min(MAX_MARGIN_MS, lifetimeMs / 10), expiresAt: issuedAt + lifetimeMs };
+}
+
+export class TokenCache implements TokenSource {
   #current?: { token: string; refreshAt: number; expiresAt: number };
   #pending?: Promise<string>;
 
@@ -33,11 +47,6 @@ export class TokenCache {
     return refresh;
   }
 
-  /** A new token now, whatever the cache holds (shared with a refresh already under way). */
-  refresh(): Promise<string> {
-    return (this.#pending ??= this.#refresh());
-  }
-
   /** Forgets `token` after the billing refused it, unless a newer one has replaced it already. */
   invalidate(token: string): void {
     if (this.#current?.token === token) this.#current = undefined;
@@ -46,9 +55,7 @@ export class TokenCache {
   async #refresh(): Promise<string> {
     try {
       const { token, lifetimeMs } = await this.issue();
-      const issuedAt = this.now();
-      const margin = Math.min(MAX_MARGIN_MS, lifetimeMs / 10);
-      this.#current = { token, refreshAt: issuedAt + lifetimeMs - margin, expiresAt: issuedAt + lifetimeMs };
+      this.#current = { token, ...tokenTimes(this.now(), lifetimeMs) };
       return token;
     } finally {
       this.#pending = undefined;

@@ -106,6 +106,8 @@ const EN: Texts = {
     agreement_not_found: FIX_EN,
     internal_error: 'A fault on this site stopped the payment. Try again later or contact the shop.',
     idempotency_in_flight: BUSY_EN,
+    idempotency_outcome_unknown:
+      'Your earlier attempt could not be confirmed: it may have been paid. Check your balance before you pay again.',
     rate_limited: 'Too many attempts. Try again {wait}.',
     billing_rejected: 'The payment system did not accept this payment.',
     billing_unavailable: BUSY_EN,
@@ -202,6 +204,8 @@ const RU: Texts = {
     agreement_not_found: FIX_RU,
     internal_error: 'Сбой на сайте помешал платежу. Попробуйте позже или обратитесь в магазин.',
     idempotency_in_flight: BUSY_RU,
+    idempotency_outcome_unknown:
+      'Не удалось подтвердить предыдущую попытку: платёж мог пройти. Проверьте баланс, прежде чем платить снова.',
     rate_limited: 'Слишком много попыток. Попробуйте ещё раз {wait}.',
     billing_rejected: 'Платёжная система не приняла этот платёж.',
     billing_unavailable: BUSY_RU,

@@ -2,7 +2,9 @@
  * The sending step of `<billing-pay>`'s submit chain: posts the payment to the relay and verifies the answer (a payment
  * page the browser may safely open). Pay pressed again after an attempt whose outcome is unknown — no answer, an answer
  * that could not be read, or the element removed while the request was in flight (it aborts the request) — sends the
- * same request with the same idempotency key, so the relay cannot pay it twice.
+ * same request with the same idempotency key, so the relay cannot pay it twice. So does a key the relay still holds in
+ * flight (its instance may have died mid-payment): the retry then learns its outcome is unknown, and only the Pay after
+ * that message makes a new key.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { PaymentRequest } from '../eps/request.js';
@@ -42,7 +44,8 @@ export class PaymentSender implements ReactiveController {
         return null;
       }
       const failure = toPayError(error);
-      if (failure.type === 'network' || failure.code === 'bad_answer') this.unanswered = { json, key };
+      if (failure.type === 'network' || failure.code === 'bad_answer' || failure.code === 'idempotency_in_flight')
+        this.unanswered = { json, key };
       throw failure;
     } finally {
       if (this.abort === controller) this.abort = undefined;

@@ -14,7 +14,8 @@ import { problemOf, TEXTS } from '../../src/widget/i18n.js';
 import { relayError } from '../../src/widget/relay-client.js';
 
 const RELAY_DIR = new URL('../../src/relay/', import.meta.url);
-const relaySources = readdirSync(RELAY_DIR)
+const relaySources = readdirSync(RELAY_DIR, { recursive: true })
+  .map(String)
   .filter((file) => file.endsWith('.ts'))
   .map((file) => ({ file, text: readFileSync(new URL(file, RELAY_DIR), 'utf8') }));
 

@@ -69,7 +69,7 @@ describe('relay configuration', () => {
     assert.deepEqual(config.paymentAnswerFields, []);
     assert.equal(config.paymentMethodsAgreementField, 'agreement_id');
     assert.equal(config.paymentMethodsTrustScope, false);
-    assert.equal(config.idempotencyMaxKeys, 50_000);
+    assert.equal(config.storeFile, 'billing-pay-relay.db');
     assert.equal(config.rateLimitMaxKeys, 100_000);
     assert.deepEqual(config.rateLimitSession, { points: 60, seconds: 60 });
     assert.deepEqual(config.rateLimitSessionIp, { points: 120, seconds: 60 });
@@ -85,7 +85,8 @@ describe('relay configuration', () => {
       PAYMENT_ANSWER_FIELDS: 'a b,c!',
       PAYMENT_METHODS_AGREEMENT_FIELD: '1x',
       PAYMENT_METHODS_TRUST_BILLING_SCOPE: 'maybe',
-      IDEMPOTENCY_MAX_KEYS: 'many',
+      STORE_FILE: ' ',
+      TOKEN_SECRET: 'short',
       RATE_LIMIT_MAX_KEYS: '-1',
       RATE_LIMIT_SESSION: '60',
       RATE_LIMIT_SESSION_IP: '0/60',

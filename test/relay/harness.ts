@@ -21,6 +21,8 @@ export async function startStack(options: { sandbox?: SandboxOptions; env?: Reco
     // Generous limits: the suites send many payments from one address for one agreement; rate-limit tests lower them.
     RATE_LIMIT_IP: '100000/60',
     RATE_LIMIT_AGREEMENT: '100000/60',
+    // Keys in this process only; the suites that restart a relay give it a file.
+    STORE_FILE: ':memory:',
     ...options.env,
   });
   const logLines: string[] = [];

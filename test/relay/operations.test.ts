@@ -26,20 +26,22 @@ describe('relay: operations', () => {
     }
   });
 
-  it('GET /readyz asks the billing now: a cached token does not make an unreachable billing ready', async () => {
+  it('GET /readyz asks the billing now with the token in use, and never asks for a token of its own', async () => {
     const flaky = await startStack();
     try {
       assert.equal((await flaky.post(paymentA())).status, 201, 'the relay holds a token');
-      const authCalls = () => flaky.sandbox.calls.filter((c) => c.path.endsWith('/auth')).length;
-      const before = authCalls();
-      flaky.sandbox.faults.auth = { status: 503 };
+      const callsTo = (path: string) => flaky.sandbox.calls.filter((c) => c.path.endsWith(path)).length;
+      const auth = callsTo('/auth');
+      // A cached token does not make an unreachable billing ready.
+      flaky.sandbox.faults.any = { status: 503 };
       const res = await fetch(`${flaky.relay.url}/readyz`);
       assert.equal(res.status, 503);
-      assert.ok(authCalls() > before, 'the probe reached the billing');
-      // Probes a moment apart share one answer: a load balancer's probes cannot flood the billing with GET /auth.
-      const calls = authCalls();
+      assert.equal(callsTo('/tariffs'), 1, 'the probe reached the billing');
+      // Probes a moment apart share one answer: a load balancer's probes cannot flood the billing.
       assert.equal((await fetch(`${flaky.relay.url}/readyz`)).status, 503);
-      assert.equal(authCalls(), calls);
+      assert.equal(callsTo('/tariffs'), 1);
+      // A billing that keeps one live token per credential would revoke the fleet's on a new GET /auth.
+      assert.equal(callsTo('/auth'), auth, 'no GET /auth for a probe');
     } finally {
       await flaky.close();
     }

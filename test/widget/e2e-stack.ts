@@ -17,6 +17,7 @@ export async function startE2eStack(pageOrigins: string[]) {
       ...sandbox.relayEnv(),
       ALLOWED_ORIGINS: pageOrigins.join(','),
       PORT: '0',
+      STORE_FILE: ':memory:',
       SESSION_SECRET,
       RATE_LIMIT_IP: '10000/60',
       RATE_LIMIT_AGREEMENT: '10000/60',
@@ -25,7 +26,12 @@ export async function startE2eStack(pageOrigins: string[]) {
   );
   // A relay of another merchant: the test pages' origin is not among its ALLOWED_ORIGINS.
   const foreignRelay = await startRelay(
-    loadConfig({ ...sandbox.relayEnv(), ALLOWED_ORIGINS: 'https://other-shop.example', PORT: '0' }),
+    loadConfig({
+      ...sandbox.relayEnv(),
+      ALLOWED_ORIGINS: 'https://other-shop.example',
+      PORT: '0',
+      STORE_FILE: ':memory:',
+    }),
     createLogger('silent'),
   );
 

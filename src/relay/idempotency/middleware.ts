@@ -1,21 +1,23 @@
 /**
  * `Idempotency-Key` on `POST /payments`, after the IETF draft and the payment APIs that do it well: the same key
  * with the same request replays the first answer without calling the billing again; the same key with another
- * request is a 422; a key still in flight is a 409. Runs after validation, so refused input is never stored.
+ * request is a 422; a key still in flight is a 409, and so is a key whose outcome is unknown (the instance that held
+ * it died, or could not store the answer, after the request may have reached the billing) — such a key is never sent
+ * again. Runs after validation, so refused input is never stored.
  */
 import { createHash } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { ValidPayment } from '../eps/request.js';
-import { RelayError } from './errors.js';
-import { StoreFullError, type Claim, type IdempotencyStore } from './idempotency-store.js';
+import type { ValidPayment } from '../../eps/request.js';
+import { RelayError } from '../errors.js';
+import type { Claim, IdempotencyStore } from './store.js';
 
 export interface IdempotencyOptions {
   store: IdempotencyStore;
   /** How long answers are kept. */
   ttlMs: number;
-  /** How long a key stays locked while its request runs (longer than any billing call can take). */
-  lockMs: number;
+  /** How long a key's lease lasts while its request runs (longer than any billing call can take). */
+  leaseMs: number;
   onReplay?: () => void;
   /** A store failure the client is not told about (the answer goes out all the same). */
   onStoreError?: (c: Context, error: unknown, operation: 'complete' | 'release') => void;
@@ -40,7 +42,7 @@ export function jsonAnswer<E extends { Variables: AnswerVariables }>(
 export function idempotency({
   store,
   ttlMs,
-  lockMs,
+  leaseMs,
   onReplay,
   onStoreError,
 }: IdempotencyOptions): MiddlewareHandler<{ Variables: AnswerVariables & { payment: ValidPayment } }> {
@@ -53,21 +55,8 @@ export function idempotency({
     const fingerprint = paymentFingerprint(c.get('payment'));
     let claim: Claim;
     try {
-      claim = await store.claim(key, fingerprint, lockMs);
+      claim = await store.claim(key, fingerprint, { leaseMs, ttlMs });
     } catch (error) {
-      if (error instanceof StoreFullError) {
-        throw new RelayError(
-          503,
-          'store_unavailable',
-          'The relay holds as many payment keys as it may; try again later.',
-          {
-            cause: error,
-            billingReached: false,
-            retryable: true,
-            retryAfterSeconds: STORE_FULL_RETRY_SECONDS,
-          },
-        );
-      }
       // Without the store no retry could be recognised: nothing is sent to the billing.
       throw new RelayError(503, 'store_unavailable', 'Payments are paused for a moment; try again shortly.', {
         cause: error,
@@ -91,6 +80,13 @@ export function idempotency({
         { retryAfterSeconds: 1 },
       );
     }
+    if (claim.kind === 'unknown') {
+      throw new RelayError(
+        409,
+        'idempotency_outcome_unknown',
+        'An earlier request with this Idempotency-Key may have reached the billing, but its outcome was not recorded; it is not sent again. Check the payment before paying with a new key.',
+      );
+    }
     if (claim.kind === 'done') {
       onReplay?.();
       // Through the context, so the answer carries the headers set so far (CORS, request id, security headers).
@@ -108,10 +104,11 @@ export function idempotency({
     if (c.error instanceof RelayError && !c.error.billingReached) {
       await release();
     } else {
-      // The billing has acted: its answer reaches the client even if it cannot be stored now. The key stays locked
-      // (a retry meanwhile is a 409) while storing it is tried again, until shortly before the lock would run out.
+      // The billing has acted: its answer reaches the client even if it cannot be stored now. The key stays claimed
+      // (a retry meanwhile is a 409) while storing it is tried again, until shortly before the lease runs out; past
+      // that, unstored, its outcome is unknown for good.
       const answer = { status: c.res.status, body: c.get('answerText') ?? (await c.res.clone().text()) };
-      const giveUpAt = Date.now() + lockMs - STORE_RETRY_MAX_MS;
+      const giveUpAt = Date.now() + leaseMs - STORE_RETRY_MAX_MS;
       const complete = (delayMs: number): Promise<void> =>
         store.complete(key, fingerprint, answer, ttlMs).catch((error: unknown) => {
           onStoreError?.(c, error, 'complete');
@@ -124,8 +121,6 @@ export function idempotency({
 }
 
 const STORE_RETRY_FIRST_MS = 250;
-/** A full in-memory store makes room as its keys expire: not within seconds. */
-const STORE_FULL_RETRY_SECONDS = 60;
 const STORE_RETRY_MAX_MS = 5_000;
 
 const REPLAY_HEADERS = { 'content-type': 'application/json', 'idempotent-replayed': 'true' };

