@@ -1,6 +1,7 @@
 /**
  * Authentication of the sandbox: HTTP Basic for `GET /auth`, which issues random bearer tokens that live
- * `ttlSeconds` of sandbox time (so moving the clock expires them); every other endpoint needs one that is known, not
+ * `ttlSeconds` of sandbox time (so moving the clock expires them) — with `liveTokens: 'one'`, each new one revoking
+ * those before, as a session-based billing does; every other endpoint needs one that is known, not
  * revoked and not expired. The control API takes the same Basic credentials, or the control token when one is set.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -15,9 +16,11 @@ export class TokenBook {
   constructor(
     readonly ttlSeconds: number,
     private readonly now: () => number = Date.now,
+    private readonly liveTokens: 'many' | 'one' = 'many',
   ) {}
 
   issue(): { token: string; expires_in: number } {
+    if (this.liveTokens === 'one') this.#expiry.clear();
     this.#prune();
     const token = randomBytes(24).toString('base64url');
     this.#expiry.set(token, this.now() + this.ttlSeconds * 1000);

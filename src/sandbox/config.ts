@@ -17,6 +17,11 @@ export interface SandboxOptions {
   password?: string;
   /** Lifetime of a token, in seconds of sandbox time. */
   tokenTtlSeconds?: number;
+  /**
+   * Tokens per credential: `many` (each `GET /auth` adds one) or `one` (each `GET /auth` revokes the ones before, as a
+   * session-based billing does). The spec does not say which its billing does.
+   */
+  liveTokens?: 'many' | 'one';
   /** N of autopayment trigger 1: days before a new billing period. */
   autopaymentLeadDays?: number;
   /** The sandbox clock: its start (default the real time) and whether it stands still between moves (default: runs). */
@@ -35,7 +40,10 @@ export interface SandboxOptions {
 
 /** What the environment sets. */
 export type SandboxConfig = Required<
-  Pick<SandboxOptions, 'port' | 'host' | 'username' | 'password' | 'tokenTtlSeconds' | 'autopaymentLeadDays' | 'clock'>
+  Pick<
+    SandboxOptions,
+    'port' | 'host' | 'username' | 'password' | 'tokenTtlSeconds' | 'liveTokens' | 'autopaymentLeadDays' | 'clock'
+  >
 > &
   Pick<SandboxOptions, 'publicUrl' | 'controlToken'>;
 
@@ -46,6 +54,7 @@ export const SANDBOX_DEFAULTS = {
   username: 'demo',
   password: 'demo-secret',
   tokenTtlSeconds: 600,
+  liveTokens: 'many',
   autopaymentLeadDays: 1,
   epsUuids: { A: 'sandbox-eps-a', B: 'sandbox-eps-b', C: 'sandbox-eps-c' } as Readonly<Record<SystemId, string>>,
 } as const;
@@ -65,6 +74,9 @@ export function loadSandboxConfig(env: Record<string, string | undefined> = proc
   const port = whole('SANDBOX_PORT', SANDBOX_DEFAULTS.port, 0, 65535);
   const host = value('SANDBOX_HOST') ?? SANDBOX_DEFAULTS.host;
   const tokenTtlSeconds = whole('SANDBOX_TOKEN_TTL', SANDBOX_DEFAULTS.tokenTtlSeconds, 1, 31_536_000);
+  const liveTokens = value('SANDBOX_LIVE_TOKENS') ?? SANDBOX_DEFAULTS.liveTokens;
+  if (liveTokens !== 'many' && liveTokens !== 'one')
+    problems.push(`SANDBOX_LIVE_TOKENS must be "many" or "one", not "${liveTokens}"`);
   const autopaymentLeadDays = whole('SANDBOX_AUTOPAYMENT_LEAD_DAYS', SANDBOX_DEFAULTS.autopaymentLeadDays, 1, 365);
 
   const publicUrl = value('SANDBOX_PUBLIC_URL')?.replace(/\/+$/, '');
@@ -94,6 +106,7 @@ export function loadSandboxConfig(env: Record<string, string | undefined> = proc
     username,
     password,
     tokenTtlSeconds,
+    liveTokens: liveTokens as 'many' | 'one',
     autopaymentLeadDays,
     clock: { ...(start !== undefined && { start }), frozen: mode === 'frozen' },
     ...(publicUrl !== undefined && { publicUrl }),

@@ -18,6 +18,8 @@ export interface Fault {
   garbage?: string;
   /** With `status`: the `Retry-After` header, in seconds (a 429 or 503 that says when to come back). */
   retryAfter?: number;
+  /** With `status`: the error text repeats the request's credentials, as a careless billing does. */
+  echoCredentials?: boolean;
   /** Apply to this many requests, then clear itself; absent: until the test clears it. */
   times?: number;
 }
@@ -54,8 +56,9 @@ export function injectFaults(faults: SandboxFaults, route: FaultRoute, signal: A
         fault.retryAfter === undefined
           ? undefined
           : new Response(null, { headers: { 'Retry-After': String(fault.retryAfter) } });
+      const echo = fault.echoCredentials ? `; ${c.req.header('authorization') ?? 'no credentials'} may not do this` : '';
       throw new HTTPException(fault.status as ContentfulStatusCode, {
-        message: `fault injected by the sandbox (status ${fault.status})`,
+        message: `fault injected by the sandbox (status ${fault.status})${echo}`,
         res,
       });
     }

@@ -56,7 +56,7 @@ export interface SandboxState {
 
 /** A sandbox's state, seeded, its history (the seeded months) already processed. */
 export function createSandboxState(
-  options: Pick<SandboxOptions, 'tokenTtlSeconds' | 'clock' | 'autopaymentLeadDays'> = {},
+  options: Pick<SandboxOptions, 'tokenTtlSeconds' | 'liveTokens' | 'clock' | 'autopaymentLeadDays'> = {},
 ): SandboxState {
   const ttl = options.tokenTtlSeconds ?? SANDBOX_DEFAULTS.tokenTtlSeconds;
   if (!Number.isInteger(ttl) || ttl <= 0) throw new TypeError(`tokenTtlSeconds must be a positive integer, not ${ttl}`);
@@ -72,7 +72,7 @@ export function createSandboxState(
     autopayments,
     scheduler: new Scheduler(store, clock, charging, autopayments, { leadDays: startLeadDays }),
     // Tokens live by the sandbox clock: moving it past `expires_in` expires them.
-    tokens: new TokenBook(ttl, () => clock.millis()),
+    tokens: new TokenBook(ttl, () => clock.millis(), options.liveTokens ?? SANDBOX_DEFAULTS.liveTokens),
     calls: [],
     counts: { auth: 0, epsPayments: 0 },
     faults: {},

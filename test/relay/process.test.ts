@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { CREDENTIALS, SHOP, paymentA, waitFor } from './harness.js';
+import { storeFile } from './relay-process.js';
 
 function runRelay(env: Record<string, string>): { child: ChildProcess; output: () => string } {
   let output = '';
@@ -51,6 +52,7 @@ describe('relay process', () => {
       EPS_UUID_A: 'sandbox-eps-a',
       ALLOWED_ORIGINS: SHOP,
       PORT: String(port),
+      STORE_FILE: storeFile(),
     });
     try {
       await waitFor(() => output().includes('relay listening'));

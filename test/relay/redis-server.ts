@@ -64,7 +64,8 @@ export async function startRedisServer(): Promise<RedisServer> {
   };
 }
 
-function freePort(): Promise<number> {
+/** A port no one listens on now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -2,11 +2,19 @@
  * The real relay and billing sandbox for the widget's end-to-end tests, started by the test runner (see
  * web-test-runner.config.js) and reached by the test pages through `/__e2e/*` on the runner's own server.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { longestAuthorizedCallMs } from '../../src/relay/billing-client.js';
 import { loadConfig } from '../../src/relay/config.js';
 import { createLogger } from '../../src/relay/logger.js';
 import { startRelay } from '../../src/relay/server.js';
 import { createClientSession } from '../../src/relay/session.js';
-import { startSandbox } from '../../src/sandbox/server.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { freePort } from './engines.js';
 
 const SESSION_SECRET = 'e2e-session-secret-that-is-long-enough-0123456789';
 
@@ -34,6 +42,8 @@ export async function startE2eStack(pageOrigins: string[]) {
     }),
     createLogger('silent'),
   );
+
+  const processRelay = new ProcessRelay(sandbox, pageOrigins);
 
   /** Answers for `/__e2e/<name>`: what a test needs to see of the billing side. */
   const routes: Record<string, (query: URLSearchParams) => Promise<unknown>> = {
@@ -72,6 +82,28 @@ export async function startE2eStack(pageOrigins: string[]) {
       });
       return { status: res.status, location: res.headers.get('location') };
     },
+    /** A relay in a process of its own, on a fresh key store (the one before, if any, killed): `{url, leaseMs}`. */
+    'proc-relay/start': async () => processRelay.start(),
+    /**
+     * The billing holds the next payment `?ms` long. Answers how many payments had reached it, for `proc-relay/kill`.
+     */
+    'proc-relay/hold': async (q) => {
+      sandbox.faults.epsPayments = { delayMs: Number(q.get('ms')), times: 1 };
+      return { billed: sandbox.counts.epsPayments };
+    },
+    /**
+     * SIGKILL to the process relay, and its exit waited for. With `?billed=N`: as soon as more than N payments have
+     * reached the billing (watched here, every 2 ms: the relay gives up on the billing after BILLING_TIMEOUT_MS, and
+     * would then store that answer; a page polling `/__e2e/payments` could come too late). Answers when it was killed
+     * (epoch ms) and how many payments had reached the billing by then.
+     */
+    'proc-relay/kill': async (q) => {
+      if (q.has('billed')) await billedMoreThan(sandbox, Number(q.get('billed')));
+      const killedAt = await processRelay.kill();
+      return { killedAt, billed: sandbox.counts.epsPayments };
+    },
+    /** The process relay started again on the same port and the same key store: `{url}`. */
+    'proc-relay/restart': async () => processRelay.restart(),
   };
 
   return {
@@ -80,9 +112,132 @@ export async function startE2eStack(pageOrigins: string[]) {
       return route && JSON.stringify(await route(query));
     },
     async close() {
+      await processRelay.close();
       await foreignRelay.close();
       await relay.close();
       await sandbox.close();
     },
   };
+}
+
+/** A process relay's billing deadline: short, so that a key held by a killed relay turns unknown within seconds. */
+const PROCESS_RELAY_BILLING_TIMEOUT_MS = 300;
+/** How long a process relay may take to start (tsx compiles it first: about 2 s here). */
+const PROCESS_RELAY_START_MS = 20_000;
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * The relay as a merchant runs it: `src/relay/server.ts` in a process of its own (on this Node, which has node:sqlite),
+ * configured by its environment alone, keys in a SQLite file. It is killed with a real SIGKILL and started again on the
+ * same port and the same file. It runs in the key store's directory, so that no `.env` of the working tree (which
+ * server.ts reads) changes its configuration.
+ */
+class ProcessRelay {
+  #child?: ChildProcess;
+  #exited?: Promise<unknown>;
+  #dir?: string;
+  #port?: number;
+  #output = '';
+
+  constructor(
+    private readonly sandbox: Sandbox,
+    private readonly pageOrigins: string[],
+  ) {}
+
+  /** The key's lease of this relay (src/relay/app.ts): a key held past it without an answer is unknown. */
+  readonly leaseMs = longestAuthorizedCallMs(PROCESS_RELAY_BILLING_TIMEOUT_MS) + 5_000;
+
+  get url(): string {
+    return `http://127.0.0.1:${this.#port}`;
+  }
+
+  async start(): Promise<{ url: string; leaseMs: number }> {
+    await this.close();
+    this.#dir = await mkdtemp(join(tmpdir(), 'billing-pay-e2e-relay-'));
+    this.#port = await freePort();
+    await this.#spawn();
+    return { url: this.url, leaseMs: this.leaseMs };
+  }
+
+  async restart(): Promise<{ url: string }> {
+    if (!this.#dir) throw new Error('proc-relay/restart: no relay was started');
+    await this.kill();
+    await this.#spawn();
+    return { url: this.url };
+  }
+
+  /** SIGKILL, and its exit waited for; answers when it was sent (epoch ms). */
+  async kill(): Promise<number> {
+    const killedAt = Date.now();
+    const child = this.#child;
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await this.#exited;
+    return killedAt;
+  }
+
+  async close(): Promise<void> {
+    await this.kill();
+    if (this.#dir) await rm(this.#dir, { recursive: true, force: true });
+    this.#child = this.#exited = this.#dir = this.#port = undefined;
+  }
+
+  async #spawn(): Promise<void> {
+    this.#output = '';
+    // tsx by its address: the relay runs in its own directory, where `--import tsx` would not be found.
+    const tsx = import.meta.resolve('tsx');
+    const child = spawn(process.execPath, ['--import', tsx, join(ROOT, 'src/relay/server.ts')], {
+      cwd: this.#dir,
+      env: {
+        PATH: process.env.PATH ?? '',
+        ...this.sandbox.relayEnv(),
+        ALLOWED_ORIGINS: this.pageOrigins.join(','),
+        PORT: String(this.#port),
+        STORE_FILE: join(this.#dir!, 'keys.db'),
+        BILLING_TIMEOUT_MS: String(PROCESS_RELAY_BILLING_TIMEOUT_MS),
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_IP: '10000/60',
+        RATE_LIMIT_AGREEMENT: '10000/60',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.#child = child;
+    this.#exited = once(child, 'exit').catch(() => undefined);
+    // The runner's own exit (a crash, Ctrl-C) ends it too.
+    const killOnExit = () => child.kill('SIGKILL');
+    process.once('exit', killOnExit);
+    child.once('exit', () => process.off('exit', killOnExit));
+    child.once('error', (error) => (this.#output += `\n${error.message}`));
+    const keep = (chunk: Buffer) => (this.#output = (this.#output + chunk).slice(-20_000));
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
+    // Its "relay listening" line is logged at `info`, which `warn` leaves out: it listens once `/healthz` answers.
+    const listening = () =>
+      fetch(`${this.url}/healthz`).then(
+        (res) => res.ok,
+        () => false,
+      );
+    const started = Date.now();
+    while (!(await listening())) {
+      if (child.exitCode !== null || child.signalCode !== null || !child.pid) {
+        throw new Error(`the process relay exited (${child.exitCode ?? child.signalCode}):\n${this.#output}`);
+      }
+      if (Date.now() - started > PROCESS_RELAY_START_MS) {
+        await this.kill();
+        throw new Error(`the process relay did not start within ${PROCESS_RELAY_START_MS} ms:\n${this.#output}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}
+
+/** Resolves as soon as more than `count` payments have reached the billing; fails after 10 s (the hold is cleared). */
+async function billedMoreThan(sandbox: Sandbox, count: number): Promise<void> {
+  const until = Date.now() + 10_000;
+  while (sandbox.counts.epsPayments <= count) {
+    if (Date.now() > until) {
+      delete sandbox.faults.epsPayments;
+      throw new Error(`no payment reached the billing (still ${sandbox.counts.epsPayments})`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
 }

@@ -102,9 +102,18 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     this.#release.run(key);
   }
 
-  /** Deletes expired keys, a batch at a time, yielding between batches so payments go on meanwhile. */
+  /**
+   * Deletes expired keys, a batch at a time, yielding between batches so payments go on meanwhile. A sweep that finds
+   * the file locked by another process, or the store closed, stops: the next one comes in a minute.
+   */
   sweep(): void {
-    const { changes } = this.#sweep.run(this.now(), SWEEP_BATCH);
+    if (!this.#db.isOpen) return;
+    let changes: number | bigint;
+    try {
+      ({ changes } = this.#sweep.run(this.now(), SWEEP_BATCH));
+    } catch {
+      return;
+    }
     if (Number(changes) === SWEEP_BATCH) setImmediate(() => this.sweep());
   }
 

@@ -1,0 +1,66 @@
+/**
+ * The relay as a merchant runs it: `src/relay/server.ts` in a process of its own, configured by the environment, on a
+ * Node that has node:sqlite (the one running the tests). It can be killed with a real signal and started again on the
+ * same port and the same key store.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './redis-server.js';
+import { waitFor } from './harness.js';
+
+export interface RelayProcess {
+  readonly url: string;
+  readonly port: number;
+  readonly child: ChildProcess;
+  /** Everything it wrote to stdout and stderr. */
+  output(): string;
+  /** Sends `signal` and resolves with the exit code once it has exited. */
+  stop(signal: NodeJS.Signals): Promise<number | null>;
+}
+
+/** A fresh file for a relay's key store. */
+export function storeFile(): string {
+  return join(mkdtempSync(join(tmpdir(), 'billing-pay-relay-')), 'keys.db');
+}
+
+/** Starts a relay process and resolves once it listens; `env` is its whole environment (besides PATH and PORT). */
+export async function spawnRelay(env: Record<string, string>, port?: number): Promise<RelayProcess> {
+  port ??= await freePort();
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/relay/server.ts'], {
+    env: { PATH: process.env.PATH ?? '', PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  const url = `http://127.0.0.1:${port}`;
+  let listening = false;
+  const poll = setInterval(() => {
+    fetch(`${url}/healthz`).then((res) => (listening ||= res.ok), () => {});
+  }, 50);
+  try {
+    await Promise.race([
+      waitFor(() => listening, 20_000),
+      exited.then((code) => Promise.reject(new Error(`the relay exited (${code}) before it listened:\n${output}`))),
+    ]);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  } finally {
+    clearInterval(poll);
+  }
+  return {
+    url,
+    port,
+    child,
+    output: () => output,
+    stop(signal) {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
