@@ -213,7 +213,7 @@ class ProcessRelay {
     // Its "relay listening" line is logged at `info`, which `warn` leaves out: it listens once `/healthz` answers.
     const listening = () =>
       fetch(`${this.url}/healthz`).then(
-        (res) => res.ok,
+        async (res) => (await res.arrayBuffer(), res.ok),
         () => false,
       );
     const started = Date.now();
