@@ -73,19 +73,21 @@ async function killMidPayment(sandbox: Sandbox, victim: RelayProcess, keys: Retu
 async function retryUntilUnknown(sandbox: Sandbox, relays: RelayProcess[], keys: ReturnType<typeof payments>) {
   const amounts = keys.map((k) => k.amount);
   const until = Date.now() + LEASE_MS + 10_000;
-  let answers: Answer[] = [];
   for (let round = 0; ; round += 1) {
-    answers = await Promise.all(keys.map((p, i) => pay(relays[(i + round) % relays.length]!.url, p)));
+    const answers = await Promise.all(keys.map((p, i) => pay(relays[(i + round) % relays.length]!.url, p)));
     for (const answer of answers) {
       assert.equal(answer.status, 409, `a retry is refused, not paid: ${JSON.stringify(answer)}`);
       assert.ok(['idempotency_in_flight', 'idempotency_outcome_unknown'].includes(answer.code!));
     }
-    assert.deepEqual(billedTimes(sandbox, amounts), amounts.map(() => 1), 'each key reached the billing once');
-    if (answers.every((a) => a.code === 'idempotency_outcome_unknown')) break;
+    assert.deepEqual(
+      billedTimes(sandbox, amounts),
+      amounts.map(() => 1),
+      'each key reached the billing once',
+    );
+    if (answers.every((a) => a.code === 'idempotency_outcome_unknown')) return answers;
     assert.ok(Date.now() < until, 'the keys of a dead instance turn unknown once their lease has run out');
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
-  return answers;
 }
 
 describe('one relay without Redis: its keys survive a crash and a restart (SQLite)', () => {

@@ -22,7 +22,10 @@ describe('relay logs: secrets scrubbed by value', () => {
     const res = await stack.post(paymentA());
     assert.equal(res.status, 422);
     assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'billing_rejected');
-    const bearer = stack.sandbox.calls.filter((c) => c.path.endsWith('/eps_payments')).at(-1)!.authorization!.slice(7);
+    const bearer = stack.sandbox.calls
+      .filter((c) => c.path.endsWith('/eps_payments'))
+      .at(-1)!
+      .authorization!.slice(7);
     await waitFor(() => stack.logLines.some((line) => line.includes('billingMessage')));
     const line = stack.logLines.find((l) => l.includes('billingMessage'))!;
     assert.match(line, /fault injected by the sandbox/, 'the billing’s text is logged');

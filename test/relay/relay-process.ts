@@ -21,16 +21,24 @@ export interface RelayProcess {
   stop(signal: NodeJS.Signals): Promise<number | null>;
 }
 
-/** A fresh file for a relay's key store. */
-export function storeFile(): string {
-  return join(mkdtempSync(join(tmpdir(), 'billing-pay-relay-')), 'keys.db');
+/** A fresh file for a relay's key store, in a new folder under `parent` (the system's temporary folder). */
+export function storeFile(parent = tmpdir()): string {
+  return join(mkdtempSync(join(parent, 'billing-pay-relay-')), 'keys.db');
 }
 
-/** Starts a relay process and resolves once it listens; `env` is its whole environment (besides PATH and PORT). */
-export async function spawnRelay(env: Record<string, string>, port?: number): Promise<RelayProcess> {
+/**
+ * Starts a relay process and resolves once it listens; `env` is its whole environment (besides PATH and PORT). From
+ * its source, or `built`: the bundle `npm run build` makes (`npm run relay`), without tsx's compiler in its memory.
+ */
+export async function spawnRelay(
+  env: Record<string, string>,
+  port?: number,
+  { built = false } = {},
+): Promise<RelayProcess> {
   port ??= await freePort();
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/relay/server.ts'], {
+  const entry = built ? ['dist/relay/server.js'] : ['--import', 'tsx', 'src/relay/server.ts'];
+  const child = spawn(process.execPath, entry, {
     env: { PATH: process.env.PATH ?? '', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -40,7 +48,10 @@ export async function spawnRelay(env: Record<string, string>, port?: number): Pr
   const url = `http://127.0.0.1:${port}`;
   let listening = false;
   const poll = setInterval(() => {
-    fetch(`${url}/healthz`).then((res) => (listening ||= res.ok), () => {});
+    fetch(`${url}/healthz`).then(
+      (res) => (listening ||= res.ok),
+      () => {},
+    );
   }, 50);
   try {
     await Promise.race([
