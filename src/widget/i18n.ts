@@ -105,7 +105,7 @@ const EN: Texts = {
     validation_failed: FIX_EN,
     agreement_not_found: FIX_EN,
     internal_error: 'A fault on this site stopped the payment. Try again later or contact the shop.',
-    idempotency_in_flight: BUSY_EN,
+    idempotency_in_flight: 'Your payment is still being processed. Try again {wait}.',
     idempotency_outcome_unknown:
       'Your earlier attempt could not be confirmed: it may have been paid. Check your balance before you pay again.',
     rate_limited: 'Too many attempts. Try again {wait}.',
@@ -203,7 +203,7 @@ const RU: Texts = {
     validation_failed: FIX_RU,
     agreement_not_found: FIX_RU,
     internal_error: 'Сбой на сайте помешал платежу. Попробуйте позже или обратитесь в магазин.',
-    idempotency_in_flight: BUSY_RU,
+    idempotency_in_flight: 'Платёж ещё обрабатывается. Попробуйте ещё раз {wait}.',
     idempotency_outcome_unknown:
       'Не удалось подтвердить предыдущую попытку: платёж мог пройти. Проверьте баланс, прежде чем платить снова.',
     rate_limited: 'Слишком много попыток. Попробуйте ещё раз {wait}.',

@@ -10,6 +10,7 @@ describe('sandbox start-up options from the environment', () => {
       username: 'demo',
       password: 'demo-secret',
       tokenTtlSeconds: 600,
+      liveTokens: 'many',
       autopaymentLeadDays: 1,
       clock: { frozen: false },
     });
@@ -24,6 +25,7 @@ describe('sandbox start-up options from the environment', () => {
       SANDBOX_PASSWORD: 'p w',
       SANDBOX_CONTROL_TOKEN: 'a-control-token-0123',
       SANDBOX_TOKEN_TTL: '30',
+      SANDBOX_LIVE_TOKENS: 'one',
       SANDBOX_AUTOPAYMENT_LEAD_DAYS: '3',
       SANDBOX_START: '2026-04-10 09:00:00',
       SANDBOX_CLOCK: 'frozen',
@@ -34,6 +36,7 @@ describe('sandbox start-up options from the environment', () => {
       username: 'm',
       password: 'p w',
       tokenTtlSeconds: 30,
+      liveTokens: 'one',
       autopaymentLeadDays: 3,
       clock: { start: '2026-04-10 09:00:00', frozen: true },
       publicUrl: 'http://localhost:9000',
@@ -47,6 +50,7 @@ describe('sandbox start-up options from the environment', () => {
         loadSandboxConfig({
           SANDBOX_PORT: '70000',
           SANDBOX_TOKEN_TTL: '0',
+          SANDBOX_LIVE_TOKENS: 'some',
           SANDBOX_AUTOPAYMENT_LEAD_DAYS: 'x',
           SANDBOX_START: 'soon',
           SANDBOX_CLOCK: 'stopped',
@@ -57,6 +61,7 @@ describe('sandbox start-up options from the environment', () => {
         for (const name of [
           'SANDBOX_PORT',
           'SANDBOX_TOKEN_TTL',
+          'SANDBOX_LIVE_TOKENS',
           'SANDBOX_AUTOPAYMENT_LEAD_DAYS',
           'SANDBOX_START',
           'SANDBOX_CLOCK',
