@@ -4,7 +4,9 @@
  * and writes it to `bench/results.md`. `BENCH_QUICK=1` shortens every step (for working on the bench itself).
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import net from 'node:net';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -97,6 +99,7 @@ async function main(): Promise<void> {
   log('starting the sandbox, relays and the bare proxy');
   const sandbox = await startChild('sandbox', { BENCH_SANDBOX: JSON.stringify(CREDENTIALS) });
   const baseUrl = `${sandbox.url}/api/rest/v1`;
+  const storeDir = mkdtempSync(join(os.tmpdir(), 'billing-pay-bench-'));
   const relayEnv = (extra: Record<string, string> = {}) => ({
     BILLING_BASE_URL: baseUrl,
     BILLING_USERNAME: CREDENTIALS.username,
@@ -112,6 +115,8 @@ async function main(): Promise<void> {
     RATE_LIMIT_IP: '999999999/1',
     RATE_LIMIT_AGREEMENT: '999999999/1',
     IDEMPOTENCY_TTL_SECONDS: '600',
+    // Each relay its own key store, on the disk (synchronous = FULL: the fsyncs are part of the cost measured).
+    STORE_FILE: join(storeDir, `${randomUUID()}.db`),
     ...extra,
   });
   // A private redis-server of the bench's own (as the tests start theirs), else a Redis already on 6379.
@@ -199,10 +204,19 @@ async function main(): Promise<void> {
     },
     { name: 'relay, LOG_LEVEL=info (to /dev/null)', target: viaRelay(relayInfo), front: relayInfo },
     {
-      name: 'relay, a fresh Idempotency-Key each (memory store)',
+      name: 'relay, a fresh Idempotency-Key each (SQLite store)',
       target: { ...viaRelay(relay), setupRequest: withFreshKey },
       front: relay,
     },
+    ...(relayRedis
+      ? [
+          {
+            name: 'relay, a fresh Idempotency-Key each (Redis store)',
+            target: { ...viaRelay(relayRedis), setupRequest: withFreshKey },
+            front: relayRedis,
+          },
+        ]
+      : []),
   ];
   for (const { name, target, front } of variants) {
     await expectCreated(name, target);
@@ -246,7 +260,7 @@ async function main(): Promise<void> {
   // 3. Idempotent replays: the same key and body again and again.
   const replays: { store: string; result?: LoadResult; created?: number }[] = [];
   for (const [store, child] of [
-    ['memory', relay],
+    ['SQLite', relay],
     [privateRedis ? 'Redis (local redis-server)' : 'Redis (127.0.0.1:6379)', relayRedis],
   ] as const) {
     if (!child) {
@@ -526,7 +540,7 @@ function memorySection(m: {
   return [
     '## 5. Relay memory',
     '',
-    `The relay of section 2 (memory stores), warmed up by its ${int(PLAN.tokenPayments)} payments, then ${int(m.total)} payments at ` +
+    `The relay of section 2 (keys in SQLite, limits in memory), warmed up by its ${int(PLAN.tokenPayments)} payments, then ${int(m.total)} payments at ` +
       `${PLAN.memoryConnections} connections (${m.seconds.toFixed(0)} s, ${m.failed} failed), measured after a full GC before, after each tenth and at the end. ` +
       'The payments carry no `Idempotency-Key`: with one, each answer is kept for `IDEMPOTENCY_TTL_SECONDS` by design.',
     '',

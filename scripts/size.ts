@@ -1,16 +1,15 @@
 /**
  * `npm run size`: the weight of the bundles pages load (Lit included): raw, gzip and brotli bytes. Fails when a gzip
  * size is above its budget (1 kB = 1000 bytes, as Vite prints it). Run `npm run build` first.
- * Issue 5 set 20 kB for the payment page's `dist/billing-pay.js`; issue 17 aims at 16 kB and is not there yet. After
- * issue 17's widget work (one base for both elements, `static properties`, only the problem texts a form can have, no
- * zod, one reader of relay answers, terser before Oxc) it weighs 19.32 kB: the budget is that rounded up to the next
- * 100 B, 19.4 kB. 16 kB would take the Russian texts out of the
- * bundle (−1.9 kB gzip, measured) and about 1.2 kB more. The "My account" bundle with both elements (21.33 kB) gets ~1 kB.
+ * The budget is the measured weight rounded up to the next 50 B, and grows only for a measured reason (the history is
+ * in CHANGELOG.md): 19.55 kB for the payment page's `dist/billing-pay.js` — 19.36 kB, then +149 B for the payer's texts
+ * of a key whose outcome is unknown and of one still in flight (en and ru). Both languages stay in the one SRI-pinned
+ * bundle; a third would come as an opt-in module. The "My account" bundle with both elements gets ~0.5 kB more.
  */
 import { readFileSync } from 'node:fs';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-const BUDGETS = { 'dist/billing-pay.js': 19_400, 'dist/billing-pay-account.js': 22_400 };
+const BUDGETS = { 'dist/billing-pay.js': 19_550, 'dist/billing-pay-account.js': 22_400 };
 const kB = (n: number) => `${(n / 1000).toFixed(2)} kB`;
 
 let over = false;

