@@ -70,7 +70,8 @@ export class BillingClient {
     this.#tokens = redis
       ? new FleetTokenCache(issue, {
           redis,
-          secret: config.tokenSecret ?? `${config.billingBaseUrl}\n${config.billingUsername}\n${config.billingPassword}`,
+          secret:
+            config.tokenSecret ?? `${config.billingBaseUrl}\n${config.billingUsername}\n${config.billingPassword}`,
           lockMs: longestTokenMs(config.billingTimeoutMs),
         })
       : new TokenCache(issue);

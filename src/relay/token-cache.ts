@@ -21,7 +21,10 @@ const MAX_MARGIN_MS = 60_000;
 
 /** When a token issued at `issuedAt` is renewed, and when it runs out. */
 export function tokenTimes(issuedAt: number, lifetimeMs: number): { refreshAt: number; expiresAt: number } {
-  return { refreshAt: issuedAt + lifetimeMs - Math.min(MAX_MARGIN_MS, lifetimeMs / 10), expiresAt: issuedAt + lifetimeMs };
+  return {
+    refreshAt: issuedAt + lifetimeMs - Math.min(MAX_MARGIN_MS, lifetimeMs / 10),
+    expiresAt: issuedAt + lifetimeMs,
+  };
 }
 
 export class TokenCache implements TokenSource {

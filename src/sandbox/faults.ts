@@ -56,7 +56,9 @@ export function injectFaults(faults: SandboxFaults, route: FaultRoute, signal: A
         fault.retryAfter === undefined
           ? undefined
           : new Response(null, { headers: { 'Retry-After': String(fault.retryAfter) } });
-      const echo = fault.echoCredentials ? `; ${c.req.header('authorization') ?? 'no credentials'} may not do this` : '';
+      const echo = fault.echoCredentials
+        ? `; ${c.req.header('authorization') ?? 'no credentials'} may not do this`
+        : '';
       throw new HTTPException(fault.status as ContentfulStatusCode, {
         message: `fault injected by the sandbox (status ${fault.status})${echo}`,
         res,

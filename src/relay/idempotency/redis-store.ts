@@ -8,7 +8,14 @@
  */
 import type { RedisClientType } from 'redis';
 import { REDIS_TIMEOUT_MS } from '../rate-limit.js';
-import { StoreTimeoutError, withDeadline, type Claim, type ClaimTimes, type IdempotencyStore, type StoredAnswer } from './store.js';
+import {
+  StoreTimeoutError,
+  withDeadline,
+  type Claim,
+  type ClaimTimes,
+  type IdempotencyStore,
+  type StoredAnswer,
+} from './store.js';
 
 /** What the store needs of a Redis connection (a client, or a Sentinel-managed one). */
 export type RedisScripting = Pick<RedisClientType, 'eval'>;

@@ -132,5 +132,8 @@ function toClaim(row: KeyRow, now: number): Claim {
   if (row.status !== null && row.body !== null) {
     return { kind: 'done', fingerprint: row.fingerprint, answer: { status: row.status, body: row.body } };
   }
-  return { kind: row.lease_until !== null && row.lease_until > now ? 'in_flight' : 'unknown', fingerprint: row.fingerprint };
+  return {
+    kind: row.lease_until !== null && row.lease_until > now ? 'in_flight' : 'unknown',
+    fingerprint: row.fingerprint,
+  };
 }
