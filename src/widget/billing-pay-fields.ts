@@ -62,6 +62,7 @@ function textField(c: FieldsContext, f: TextField): TemplateResult {
       aria-describedby=${problem ? `${id}-error` : nothing}
       .value=${c.values[f.name]}
       @input=${c.on.input}
+      @change=${c.on.input}
     />
     ${error(c, `${id}-error`, path)}
   </div>`;

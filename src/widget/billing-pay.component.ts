@@ -10,7 +10,7 @@ import styles from './billing-pay.styles.js';
 import { emit } from './events.js';
 import { failureText, problemText } from './failure-text.js';
 import { checkForm, firstProblemField, formView, NO_VALUES, PATH_OF, withoutProblems } from './form-model.js';
-import type { FormInput, FormView, ValueKey } from './form-model.js';
+import type { FormCheck, FormInput, FormView, ValueKey } from './form-model.js';
 import { TEXTS } from './i18n.js';
 import { LocalizeController } from './localize.js';
 import { PaymentSender, type SubmitState } from './payment-sender.js';
@@ -200,6 +200,8 @@ export class BillingPay extends BillingElement {
     this.shownLocale = locale;
     if (changed.has('email')) this.values = { ...this.values, email: this.email };
     if (changed.has('phone')) this.values = { ...this.values, phone: this.phone };
+    // "Correct the highlighted fields" goes with the last field's error (the live region falls silent).
+    if (this.failure?.fields && !Object.keys(this.problems).length) this.submitState = 'idle';
   }
 
   protected override updated(changed: PropertyValues<this>): void {
@@ -255,12 +257,31 @@ export class BillingPay extends BillingElement {
     this.problems = withoutProblems(this.problems, 'agreement_param_id', 'agreement_param_value');
   };
 
+  /**
+   * Typing into a text field (`input`), and leaving it changed (`change`, which an untouched field does not fire): the
+   * field is checked by the model when the payer leaves it after an edit; an error it shows follows what they type,
+   * and goes once the value is valid (an error from the relay, at the first edit).
+   */
   private onInput = (e: Event) => {
-    const input = e.target as HTMLInputElement;
-    const key = input.name as ValueKey;
-    this.values = { ...this.values, [key]: input.value };
-    this.problems = withoutProblems(this.problems, PATH_OF[key]);
+    const { name, value } = e.target as HTMLInputElement;
+    const path = PATH_OF[name as ValueKey];
+    if (e.type === 'input') {
+      this.values = { ...this.values, [name]: value };
+      if (!this.problems[path]) return;
+    }
+    const v = this.view();
+    // No form, no check: Chromium fires `change` at a changed field as the form is taken away (config reloading).
+    const problem = v.system && (this.checkAll(v) as Partial<FormCheck & { ok: false }>).problems?.[path];
+    this.problems = problem ? { ...this.problems, [path]: problem } : withoutProblems(this.problems, path);
   };
+
+  /** The model's check of the whole form (form-model.ts); the element holds each part of `FormInput` by its name. */
+  private checkAll(v: FormView): FormCheck {
+    return checkForm(v, this as unknown as FormInput, {
+      locale: this.localize.speech().locale,
+      returnUrl: this.returnUrl || window.location.href,
+    });
+  }
 
   private onSave = (e: Event) => {
     this.save = (e.target as HTMLInputElement).checked;
@@ -275,27 +296,9 @@ export class BillingPay extends BillingElement {
     void this.pay();
   };
 
-  private formInput(): FormInput {
-    return {
-      config: this.config,
-      systems: this.systems,
-      lookup: this.lookup,
-      agreement: this.agreement,
-      amount: this.amount,
-      amountFixed: this.amountFixed,
-      allowLinkOnly: this.allowLinkOnly,
-      sessionAgreement: this.sessionAgreement,
-      chosenSystem: this.chosenSystem,
-      chosenKind: this.chosenKind,
-      values: this.values,
-      save: this.save,
-      linkOnly: this.linkOnly,
-    };
-  }
-
-  /** What the form shows now (form-model.ts). */
+  /** What the form shows now (form-model.ts), from the element's own `FormInput` parts. */
   private view(): FormView {
-    return formView(this.formInput());
+    return formView(this as unknown as FormInput);
   }
 
   /**
@@ -307,10 +310,7 @@ export class BillingPay extends BillingElement {
     const v = this.view();
     if (this.busy || !this.config || !v.system) return;
     this.submitState = 'validating';
-    const form = checkForm(v, this.formInput(), {
-      locale: this.localize.speech().locale,
-      returnUrl: this.returnUrl || window.location.href,
-    });
+    const form = this.checkAll(v);
     if (!form.ok) {
       this.problems = form.problems;
       this.report(new PayError('validation', 'validation_failed', 'The form is not valid.', { fields: form.problems }));
@@ -405,6 +405,8 @@ export class BillingPay extends BillingElement {
     const ready = this.state === 'ready' && v.system;
     const linking = v.linkOnly && this.save && this.linkOnly;
     const failed = this.submitState === 'error' || this.state === 'failed';
+    // Pressing Pay with a pointer leaves the focus where it is: leaving a changed field checks it, and an error shown
+    // above would move Pay from under the pointer between press and release, losing the click (Pay checks it all).
     return html`<form class="panel" part="form" lang=${locale} novalidate aria-label=${labels.form} @submit=${this.onSubmit}>
       ${ready ? formFields(c) : nothing}
       <p class="status ${failed ? 'error' : ''}" part="status" role="status">${statusText(c, this.state, this.submitState, this.failure)}</p>
@@ -415,7 +417,7 @@ export class BillingPay extends BillingElement {
       }
       ${
         ready
-          ? html`<button part="button" type="submit" ?disabled=${this.busy}>${linking ? labels.link : labels.pay}</button>
+          ? html`<button part="button" type="submit" ?disabled=${this.busy} @mousedown=${(e: Event) => e.preventDefault()}>${linking ? labels.link : labels.pay}</button>
             <p class="note" part="note">${labels.card_note}</p>`
           : nothing
       }

@@ -15,6 +15,7 @@ const WEBDRIVER_KEYS: Record<string, string> = {
   Enter: '\uE007',
   Shift: '\uE008',
   Escape: '\uE00C',
+  End: '\uE010',
   ArrowLeft: '\uE012',
   ArrowUp: '\uE013',
   ArrowRight: '\uE014',
