@@ -8,7 +8,7 @@ import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../eps/lookup.js';
 import { SYSTEM_IDS, type SystemId } from '../eps/systems.js';
 import { isLoopbackHost } from '../eps/url.js';
 import type { RateLimit } from './rate-limit.js';
-import { DEFAULT_AGREEMENT_NOT_FOUND_TEXT, type AgreementNotFoundRule } from './agreement-not-found.js';
+import { DEFAULT_AGREEMENT_NOT_FOUND_TEXT, type AgreementNotFoundRule } from './billing/agreement-not-found.js';
 import { MIN_SECRET_BYTES } from './session.js';
 
 export interface RelayConfig {

@@ -7,7 +7,8 @@
  * forgetting a key early would reset its count. In Redis, every call has a deadline (`REDIS_TIMEOUT_MS`): a Redis that
  * stops answering sends each instance to its own memory limiter within it, instead of holding the request.
  */
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
 import {
   RateLimiterMemory,
   RateLimiterRedis,
@@ -17,6 +18,7 @@ import {
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import type { RedisClientType } from 'redis';
+import type { RelayEnv } from './env.js';
 import { RelayError } from './errors.js';
 
 export interface RateLimit {
@@ -109,11 +111,11 @@ interface LimitsConfig {
 /** Consumes one point of `limiter` under the key `keyOf(c)` gives (no key: not limited). */
 export function rateLimit(
   limiter: RateLimiterAbstract,
-  keyOf: (c: Context) => string | undefined,
+  keyOf: (c: Context<RelayEnv>) => string | undefined,
   onReject?: () => void,
   message = 'Too many payment attempts; try again in a moment.',
-): MiddlewareHandler {
-  return async (c, next) => {
+) {
+  return createMiddleware<RelayEnv>(async (c, next) => {
     const key = keyOf(c);
     if (key !== undefined) {
       try {
@@ -129,5 +131,5 @@ export function rateLimit(
       }
     }
     await next();
-  };
+  });
 }

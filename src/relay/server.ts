@@ -11,7 +11,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Logger } from 'pino';
 import { createClient, type RedisClientType } from 'redis';
 import { createRelayApp } from './app.js';
-import { BillingClient, longestAuthorizedCallMs } from './billing-client.js';
+import { BillingClient, longestAuthorizedCallMs } from './billing/client.js';
 import { ConfigError, loadConfig, type RelayConfig } from './config.js';
 import { RedisIdempotencyStore } from './idempotency/redis-store.js';
 import { openSqliteStore } from './idempotency/sqlite-store.js';

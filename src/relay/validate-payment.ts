@@ -6,14 +6,12 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { isJsonMediaType } from '../eps/media-type.js';
 import type { ProblemKey } from '../eps/messages.js';
-import { checkPayment, type PaymentRules, type ValidPayment } from '../eps/request.js';
+import { checkPayment, type PaymentRules } from '../eps/request.js';
 import { returnUrlParams, type SystemId } from '../eps/systems.js';
+import type { RelayEnv } from './env.js';
 import { RelayError } from './errors.js';
 
-export function validatePayment(
-  rules: PaymentRules,
-  allowedOrigins: Set<string>,
-): MiddlewareHandler<{ Variables: { payment: ValidPayment } }> {
+export function validatePayment(rules: PaymentRules, allowedOrigins: Set<string>): MiddlewareHandler<RelayEnv> {
   return async (c, next) => {
     const checked = checkPayment(await readJson(c), rules);
     const problems = checked.ok

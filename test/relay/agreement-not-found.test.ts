@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { isAgreementNotFound } from '../../src/relay/agreement-not-found.js';
+import { isAgreementNotFound } from '../../src/relay/billing/agreement-not-found.js';
 import { loadConfig } from '../../src/relay/config.js';
 import { SHOP, epsCalls, params, paymentA, startStack, type Stack } from './harness.js';
 

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { findRedirectUrl } from '../../src/relay/app.js';
-import { billingPaymentJson } from '../../src/relay/billing-client.js';
+import { findRedirectUrl } from '../../src/relay/routes/payments.js';
+import { billingPaymentJson } from '../../src/relay/billing/client.js';
 
 describe('the billing request body', () => {
   it('writes the amount as an exact two-decimal JSON number and only validated fields', () => {

@@ -6,7 +6,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { longestAuthorizedCallMs } from '../../src/relay/billing-client.js';
+import { longestAuthorizedCallMs } from '../../src/relay/billing/client.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { CREDENTIALS, SHOP, paymentA, waitFor } from './harness.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';

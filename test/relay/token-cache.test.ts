@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { TokenCache } from '../../src/relay/token-cache.js';
+import { TokenCache } from '../../src/relay/billing/token-cache.js';
 
 function harness(lifetimeMs = 600_000) {
   let now = 0;

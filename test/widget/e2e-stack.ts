@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { longestAuthorizedCallMs } from '../../src/relay/billing-client.js';
+import { longestAuthorizedCallMs } from '../../src/relay/billing/client.js';
 import { loadConfig } from '../../src/relay/config.js';
 import { createLogger } from '../../src/relay/logger.js';
 import { startRelay } from '../../src/relay/server.js';

@@ -6,9 +6,11 @@
  * again. Runs after validation, so refused input is never stored.
  */
 import { createHash } from 'node:crypto';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ValidPayment } from '../../eps/request.js';
+import type { RelayEnv } from '../env.js';
 import { RelayError } from '../errors.js';
 import type { Claim, IdempotencyStore } from './store.js';
 
@@ -20,33 +22,13 @@ export interface IdempotencyOptions {
   leaseMs: number;
   onReplay?: () => void;
   /** A store failure the client is not told about (the answer goes out all the same). */
-  onStoreError?: (c: Context, error: unknown, operation: 'complete' | 'release') => void;
+  onStoreError?: (c: Context<RelayEnv>, error: unknown, operation: 'complete' | 'release') => void;
 }
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
-/** The text of the JSON answer being sent, kept for the store: reading it back from the answer costs a web stream. */
-export type AnswerVariables = { answerText?: string };
-
-/** A JSON answer whose text the idempotency store can keep (the payment's answer and every error). */
-export function jsonAnswer<E extends { Variables: AnswerVariables }>(
-  c: Context<E>,
-  body: unknown,
-  status: ContentfulStatusCode,
-): Response {
-  const text = JSON.stringify(body);
-  (c as unknown as Context<{ Variables: AnswerVariables }>).set('answerText', text);
-  return c.body(text, status, { 'content-type': 'application/json' });
-}
-
-export function idempotency({
-  store,
-  ttlMs,
-  leaseMs,
-  onReplay,
-  onStoreError,
-}: IdempotencyOptions): MiddlewareHandler<{ Variables: AnswerVariables & { payment: ValidPayment } }> {
-  return async (c, next) => {
+export function idempotency({ store, ttlMs, leaseMs, onReplay, onStoreError }: IdempotencyOptions) {
+  return createMiddleware<RelayEnv>(async (c, next) => {
     const key = c.req.header('idempotency-key');
     if (key === undefined) return next();
     if (!KEY.test(key)) {
@@ -117,7 +99,7 @@ export function idempotency({
         });
       await complete(STORE_RETRY_FIRST_MS);
     }
-  };
+  });
 }
 
 const STORE_RETRY_FIRST_MS = 250;

@@ -3,7 +3,7 @@
  * the texts of an error wherever a billing is likely to put them (`error.message` or `error`, `message`; codes in
  * `error.code`, `code`).
  */
-import { isRecord } from '../eps/is-record.js';
+import { isRecord } from '../../eps/is-record.js';
 
 /** The `response` object of the billing's `{code, response}` envelope. */
 export function envelopeResponse(body: unknown): Record<string, unknown> | null {

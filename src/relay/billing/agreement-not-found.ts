@@ -4,7 +4,7 @@
  * (a billing written from the spec answers a lookup that finds nothing with 404, and so does the sandbox), or a
  * pattern on the error's own words, for a billing that says it with a 400 or 422.
  */
-import { errorTexts } from './billing-answer.js';
+import { errorTexts } from './answer.js';
 
 export interface AgreementNotFoundRule {
   /** Statuses that always mean it (`404`). */

@@ -11,8 +11,8 @@
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import type { RedisClientType } from 'redis';
-import { REDIS_TIMEOUT_MS } from './rate-limit.js';
-import { withDeadline } from './idempotency/store.js';
+import { REDIS_TIMEOUT_MS } from '../rate-limit.js';
+import { withDeadline } from '../idempotency/store.js';
 import { tokenTimes, type IssuedToken, type TokenSource } from './token-cache.js';
 
 export type RedisTokenCommands = Pick<RedisClientType, 'get' | 'set' | 'eval'>;

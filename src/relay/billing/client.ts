@@ -3,15 +3,15 @@
  * shared bearer token, and the mapping of every upstream failure to a clear relay error.
  */
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
-import type { ValidPayment } from '../eps/request.js';
-import { isRecord } from '../eps/is-record.js';
+import type { ValidPayment } from '../../eps/request.js';
+import { isRecord } from '../../eps/is-record.js';
 import { isAgreementNotFound } from './agreement-not-found.js';
-import { billingMessage, envelopeResponse } from './billing-answer.js';
-import { exchange } from './billing-exchange.js';
-import type { RelayConfig } from './config.js';
-import { RelayError } from './errors.js';
-import type { LogSecrets } from './logger.js';
-import type { Metrics } from './metrics.js';
+import { billingMessage, envelopeResponse } from './answer.js';
+import { exchange } from './exchange.js';
+import type { RelayConfig } from '../config.js';
+import { RelayError } from '../errors.js';
+import type { LogSecrets } from '../logger.js';
+import type { Metrics } from '../metrics.js';
 import { FleetTokenCache, type RedisTokenCommands } from './fleet-token.js';
 import { TokenCache, type TokenSource } from './token-cache.js';
 

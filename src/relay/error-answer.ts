@@ -1,0 +1,50 @@
+/**
+ * The one writer of the relay's JSON answers, errors included (`RelayError` is beside it, in errors.ts, which has no
+ * Hono in it: it reaches the published package's types). Every failure becomes a `RelayError`, and its answer.
+ */
+import type { Context, ErrorHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { Logger } from 'pino';
+import type { RelayEnv } from './env.js';
+import { RelayError, type ErrorStatus } from './errors.js';
+
+/** A JSON answer whose text the idempotency store can keep (the payment's answer and every error). */
+export function jsonAnswer(c: Context<RelayEnv>, body: unknown, status: ContentfulStatusCode): Response {
+  const text = JSON.stringify(body);
+  c.set('answerText', text);
+  return c.body(text, status, { 'content-type': 'application/json' });
+}
+
+/** `app.onError`: the error's answer; a 5xx is logged with its cause, a billing's refusal text goes to the log line. */
+export function answerError(logger: Logger): ErrorHandler<RelayEnv> {
+  return (error, c) => {
+    const known = toRelayError(error);
+    // The billing's own text of a refusal goes to the request's log line, never to the client.
+    if (known.billingMessage !== undefined)
+      c.set('logFields', { ...c.get('logFields'), billingMessage: known.billingMessage });
+    if (known.status >= 500) {
+      logger.error({ reqId: c.get('requestId'), code: known.code, err: error.cause ?? error }, known.message);
+    }
+    if (known.retryAfterSeconds !== undefined) c.header('Retry-After', String(known.retryAfterSeconds));
+    return jsonAnswer(c, known.toBody(), known.status);
+  };
+}
+
+/** `app.notFound`. */
+export function notFound(): never {
+  throw new RelayError(404, 'not_found', 'There is nothing at this address.');
+}
+
+function toRelayError(error: Error): RelayError {
+  if (error instanceof RelayError) return error;
+  if (error instanceof HTTPException) {
+    const status = error.status;
+    if (status === 413) return new RelayError(413, 'payload_too_large', 'The request body is too large.');
+    if (status >= 400 && status < 500)
+      return new RelayError(status as ErrorStatus, 'validation_failed', error.message || 'The request is not valid.');
+  }
+  return new RelayError(500, 'internal_error', 'Something went wrong in the relay; it has been logged.', {
+    cause: error,
+  });
+}

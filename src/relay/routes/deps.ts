@@ -1,0 +1,28 @@
+/** What the route modules are made from: the relay's configuration and services, resolved once by app.ts. */
+import type { Context } from 'hono';
+import type { Logger } from 'pino';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { SystemId } from '../../eps/systems.js';
+import type { BillingClient } from '../billing/client.js';
+import type { RelayConfig } from '../config.js';
+import type { IdempotencyStore } from '../idempotency/store.js';
+import type { Metrics } from '../metrics.js';
+import type { LimiterName } from '../rate-limit.js';
+import type { WidgetAssets } from '../widget-assets.js';
+
+export interface RouteDeps {
+  config: RelayConfig;
+  billing: Pick<BillingClient, 'createPayment' | 'ready' | 'listPaymentMethods' | 'disablePaymentMethod'>;
+  logger: Logger;
+  metrics: Metrics;
+  idempotencyStore: IdempotencyStore;
+  limiters: Record<LimiterName, RateLimiterAbstract>;
+  /** The merchant's page origins (`ALLOWED_ORIGINS`). */
+  allowed: Set<string>;
+  /** The systems with an `eps_uuid`, in order. */
+  offered: SystemId[];
+  /** The client's address: the trusted proxy's header, else the socket's. */
+  clientIp: (c: Context) => string | undefined;
+  /** The built widget bundles to serve; `null` when they have not been built. */
+  widgetAssets: () => Promise<WidgetAssets | null>;
+}
