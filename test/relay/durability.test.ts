@@ -13,10 +13,13 @@ import { startRedisServer, type RedisServer } from './redis-server.js';
 import { spawnRelay, storeFile, type RelayProcess } from './relay-process.js';
 
 /** Short billing deadlines keep the lease short: a key held by a dead instance turns unknown within seconds. */
-const BILLING_TIMEOUT_MS = 500;
+const BILLING_TIMEOUT_MS = 1_000;
 const LEASE_MS = longestAuthorizedCallMs(BILLING_TIMEOUT_MS) + 5_000;
-/** The billing holds each payment this long: the relays are killed meanwhile. */
-const HOLD_MS = 450;
+/**
+ * The billing holds each payment longer than the relay waits for it: the relay is killed as soon as all of them have
+ * arrived, a whole `BILLING_TIMEOUT_MS` before it would give up on them (and answer), however loaded the machine.
+ */
+const HOLD_MS = 3 * BILLING_TIMEOUT_MS;
 
 type Answer = { status: number; code?: string; replayed: boolean };
 
@@ -99,7 +102,7 @@ describe('one relay without Redis: its keys survive a crash and a restart (SQLit
     relay = await spawnRelay(relayEnv(sandbox, { STORE_FILE: file }));
   });
   after(async () => {
-    await relay.stop('SIGKILL');
+    await relay?.stop('SIGKILL');
     await sandbox.close();
   });
 
@@ -132,11 +135,11 @@ describe('one relay without Redis: its keys survive a crash and a restart (SQLit
 describe('three relays on one Redis: an instance that dies mid-payment frees none of its keys', () => {
   let sandbox: Sandbox;
   let redis: RedisServer;
-  let relays: RelayProcess[];
+  const relays: RelayProcess[] = [];
   before(async () => {
     sandbox = await startSandbox({ port: 0, ...CREDENTIALS });
     redis = await startRedisServer();
-    relays = await Promise.all([1, 2, 3].map(() => spawnRelay(relayEnv(sandbox, { REDIS_URL: redis.url }))));
+    for (let i = 0; i < 3; i += 1) relays.push(await spawnRelay(relayEnv(sandbox, { REDIS_URL: redis.url })));
   });
   after(async () => {
     await Promise.all(relays.map((r) => r.stop('SIGKILL')));
