@@ -1,0 +1,418 @@
+/**
+ * Every environment variable of the relay, once: its group, default, whether it is required or secret, what it means,
+ * what a good value is, and how it is read. `loadConfig` (config.ts) runs this table; the docs' configuration table
+ * and `.env.example` are generated from it (scripts/config-docs.ts).
+ */
+import { pino } from 'pino';
+import { canonicalAmount, toMinorUnits } from '../eps/amount.js';
+import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../eps/lookup.js';
+import { MIN_SECRET_BYTES } from './session.js';
+import { DEFAULT_AGREEMENT_NOT_FOUND_TEXT } from './billing/agreement-not-found.js';
+import type { RateLimit } from './rate-limit.js';
+
+export const CONFIG_GROUPS = {
+  billing: 'The billing',
+  profile: 'Billing profile: where the spec is silent',
+  payments: 'Payments',
+  server: 'Server',
+  stores: 'State: keys, limits, the token',
+  limits: 'Rate limits',
+  sessions: 'Client sessions and saved methods',
+} as const;
+
+export type ConfigGroup = keyof typeof CONFIG_GROUPS;
+
+/** What a parser answers for a value it does not accept. */
+export const INVALID = Symbol('invalid');
+
+export interface Variable<T> {
+  group: ConfigGroup;
+  /** The text used when the variable is not set. Set but empty, a variable with a default is refused, unless `empty`. */
+  default?: string;
+  /** What the variable set but empty means (`none`): it may be. */
+  empty?: string;
+  /** A value to show where there is no default (`.env.example`). */
+  example?: string;
+  required?: boolean;
+  /** Its value never appears in a log line, an answer or a served file. */
+  secret?: boolean;
+  /** What a good value is: the end of "NAME must …" when it is not. */
+  must: string;
+  /** What it does, for the docs (Markdown). */
+  description: string;
+  /** The value, or `INVALID`. Called only for a non-empty (trimmed) text. */
+  parse(text: string): T | typeof INVALID;
+}
+
+const variable = <T>(v: Variable<T>): Variable<T> => v;
+
+const text = (t: string) => t;
+const list = (t: string) => t.split(/[\s,]+/).filter(Boolean);
+const integer = (t: string) => (/^\d{1,9}$/.test(t) ? Number(t) : INVALID);
+const positive = (t: string) => {
+  const n = integer(t);
+  return n === INVALID || n === 0 ? INVALID : n;
+};
+const flag = (t: string) => (/^(true|false)$/i.test(t) ? t.toLowerCase() === 'true' : INVALID);
+const secretKey = (t: string) => (new TextEncoder().encode(t).length >= MIN_SECRET_BYTES ? t : INVALID);
+const names = (pattern: RegExp) => (t: string) => {
+  const items = list(t);
+  return items.every((item) => pattern.test(item)) ? items : INVALID;
+};
+const rateLimit = (t: string): RateLimit | typeof INVALID => {
+  const match = /^(\d{1,9})\/(\d{1,9})$/.exec(t);
+  return match && Number(match[1]) > 0 && Number(match[2]) > 0
+    ? { points: Number(match[1]), seconds: Number(match[2]) }
+    : INVALID;
+};
+const FIELD_NAME = /^[A-Za-z_][\w-]*$/;
+const PARAM_NAME = /^[a-z_][a-z0-9_]*$/i;
+const ms = 'a number of milliseconds, greater than 0';
+const perSeconds = (example: string) => `be requests/seconds, such as ${example}`;
+/** pino's levels, and `silent` (no log at all). */
+const LOG_LEVELS = [...Object.keys(pino.levels.values), 'silent'];
+
+export const VARIABLES = {
+  BILLING_BASE_URL: variable({
+    group: 'billing',
+    required: true,
+    example: 'https://billing.example/api/rest/v1',
+    must: 'be an http(s) URL without credentials, ending with /api/rest/v1',
+    description:
+      'billing REST API base, ending with `/api/rest/v1` (no credentials in it); `https:` — plain `http:` only to this machine (`localhost`, `127.0.0.1`, `[::1]`, as for payment pages: the sandbox) or with `BILLING_ALLOW_HTTP`',
+    parse: (t) => (isBillingBaseUrl(t.replace(/\/+$/, '')) ? t.replace(/\/+$/, '') : INVALID),
+  }),
+  BILLING_USERNAME: variable({
+    group: 'billing',
+    required: true,
+    must: 'be the billing user name',
+    description: 'HTTP Basic user name for `GET /auth`',
+    parse: text,
+  }),
+  BILLING_PASSWORD: variable({
+    group: 'billing',
+    required: true,
+    secret: true,
+    must: 'be the billing password',
+    description: 'HTTP Basic password for `GET /auth`',
+    parse: text,
+  }),
+  EPS_UUID_A: variable({
+    group: 'billing',
+    must: 'be an eps_uuid',
+    description:
+      'the billing’s `eps_uuid` of payment system A; a system without one is not offered (`EPS_UUID_A`, `EPS_UUID_B`, `EPS_UUID_C`: at least one)',
+    parse: text,
+  }),
+  EPS_UUID_B: variable({
+    group: 'billing',
+    must: 'be an eps_uuid',
+    description: 'the `eps_uuid` of payment system B',
+    parse: text,
+  }),
+  EPS_UUID_C: variable({
+    group: 'billing',
+    must: 'be an eps_uuid',
+    description: 'the `eps_uuid` of payment system C',
+    parse: text,
+  }),
+  BILLING_ALLOW_HTTP: variable({
+    group: 'billing',
+    default: 'false',
+    must: 'be true or false',
+    description:
+      '`true` lets `BILLING_BASE_URL` be plain `http:` to another host. **Risk**: the relay’s Basic credentials and bearer tokens then cross the network unencrypted; only for a billing on a private network you trust',
+    parse: flag,
+  }),
+  BILLING_TIMEOUT_MS: variable({
+    group: 'billing',
+    default: '10000',
+    must: `be ${ms}`,
+    description: 'time limit of each billing call (connect, headers, body, total)',
+    parse: positive,
+  }),
+  BILLING_MAX_RESPONSE_BYTES: variable({
+    group: 'billing',
+    default: '1048576',
+    must: 'be a number of bytes, greater than 0',
+    description:
+      'the most bytes of any billing answer read (`/auth`, `/eps_payments`, `/payment_methods`); a larger or endless one is a 502 and its connection is dropped',
+    parse: positive,
+  }),
+  BILLING_TOKEN_TTL_UNIT: variable({
+    group: 'profile',
+    default: 's',
+    must: 'be s or ms',
+    description: 'unit of `expires_in` from `GET /auth` (`s` or `ms`)',
+    parse: (t) => (t === 's' || t === 'ms' ? t : INVALID),
+  }),
+  REDIRECT_URL_KEYS: variable({
+    group: 'profile',
+    default: 'confirmation_url,payment_url,redirect_url,url',
+    must: "list the names of the billing answer's fields, at the top level of its response, such as confirmation_url,payment_url",
+    description: 'keys of the billing’s answer searched, in order, for the payment page address',
+    parse: (t) => {
+      const keys = names(FIELD_NAME)(t);
+      return keys === INVALID || !keys.length ? INVALID : keys;
+    },
+  }),
+  PAYMENT_ANSWER_FIELDS: variable({
+    group: 'profile',
+    default: '',
+    empty: 'none',
+    must: "list field names of the billing's payment answer, such as status,amount",
+    description:
+      'fields of the billing’s payment object passed on to the browser besides `payment_id` (strings, numbers, booleans only), such as `status`; everything else stays in the relay',
+    parse: names(FIELD_NAME),
+  }),
+  AGREEMENT_NOT_FOUND_STATUS: variable({
+    group: 'profile',
+    default: '404',
+    empty: 'no status means it',
+    must: 'list 4xx statuses (not 401, 403 or 429), such as 404',
+    description:
+      'statuses of `POST /eps_payments` that mean the agreement lookup found nothing (4xx, not 401, 403 or 429; empty: none) — answered 422 `agreement_not_found`',
+    parse: (t) => {
+      const statuses = list(t).map(Number);
+      // 401, 403 and 429 say the billing refused the relay or is busy, never anything about the agreement.
+      return statuses.every((s) => Number.isInteger(s) && s >= 400 && s < 500 && ![401, 403, 429].includes(s))
+        ? statuses
+        : INVALID;
+    },
+  }),
+  AGREEMENT_NOT_FOUND_TEXT: variable({
+    group: 'profile',
+    default: DEFAULT_AGREEMENT_NOT_FOUND_TEXT,
+    empty: 'the status alone tells',
+    must: 'be a regular expression, such as agreement.*not found',
+    description:
+      'a regular expression (case-insensitive) that means the same in any other 4xx, matched against the billing’s error texts (`error.message`, `error.code`, `message`, `code`, or `error` as a string); empty: status only',
+    parse: (t) => {
+      try {
+        return new RegExp(t, 'i');
+      } catch {
+        return INVALID;
+      }
+    },
+  }),
+  PAYMENT_METHODS_AGREEMENT_PARAM: variable({
+    group: 'profile',
+    default: 'agreement_id',
+    must: 'be a parameter name',
+    description:
+      'the query parameter that scopes the billing’s `GET /payment_methods` to one agreement (the spec does not say how)',
+    parse: (t) => (PARAM_NAME.test(t) ? t : INVALID),
+  }),
+  PAYMENT_METHODS_AGREEMENT_FIELD: variable({
+    group: 'profile',
+    default: 'agreement_id',
+    must: 'be a field name',
+    description:
+      'the field of a payment method record that names its agreement: a method is listed, and may be disabled, only when this field names the session’s agreement',
+    parse: (t) => (PARAM_NAME.test(t) ? t : INVALID),
+  }),
+  PAYMENT_METHODS_TRUST_BILLING_SCOPE: variable({
+    group: 'profile',
+    default: 'false',
+    must: 'be true or false',
+    description:
+      '`true` declares that your billing lists only the agreement asked for by `PAYMENT_METHODS_AGREEMENT_PARAM`: a record without the agreement field is then taken as the session’s. **Risk**: with a billing that ignores the parameter, every session sees — and can switch off — every client’s saved methods and autopayments. Turn it on only when you have checked your billing filters',
+    parse: flag,
+  }),
+  ALLOWED_ORIGINS: variable({
+    group: 'payments',
+    required: true,
+    example: 'https://shop.example',
+    must: 'list origins such as https://shop.example',
+    description:
+      'comma-separated merchant page origins (`https://shop.example`): CORS, the `Origin` check of `POST /payments`, and every return URL must be on one of them',
+    parse: (t) => {
+      const origins = list(t);
+      return origins.length && origins.every(isOrigin) ? origins.map((o) => new URL(o).origin) : INVALID;
+    },
+  }),
+  MAX_AMOUNT: variable({
+    group: 'payments',
+    default: '100000.00',
+    must: 'be a positive amount with at most two decimals and 15 digits, such as 100000.00',
+    description: 'largest payment accepted',
+    parse: (t) => {
+      const minor = toMinorUnits(t);
+      // At most 15 significant digits: the billing receives a JSON number, exact in any reader only up to that.
+      return minor === null || minor <= 0n || minor >= 10n ** 15n ? INVALID : { minor, text: canonicalAmount(t)! };
+    },
+  }),
+  ALLOWED_LOOKUPS: variable({
+    group: 'payments',
+    default: LOOKUP_KINDS.join(' '),
+    empty: 'all kinds',
+    must: `list agreement lookup kinds among ${LOOKUP_KINDS.join(', ')}`,
+    description: 'agreement lookup kinds offered',
+    parse: (t) => {
+      const kinds = list(t).map(Number);
+      return kinds.length && kinds.every(isLookupKind) ? (kinds as LookupKind[]) : INVALID;
+    },
+  }),
+  HOST: variable({
+    group: 'server',
+    default: '127.0.0.1',
+    must: 'be an address to listen on, such as 127.0.0.1 or 0.0.0.0',
+    description: 'listening address (`0.0.0.0` behind a proxy or in a container)',
+    parse: text,
+  }),
+  PORT: variable({
+    group: 'server',
+    default: '8787',
+    must: 'be a port number (0–65535)',
+    description: 'listening port',
+    parse: (t) => {
+      const port = integer(t);
+      return port === INVALID || port > 65535 ? INVALID : port;
+    },
+  }),
+  TRUST_PROXY: variable({
+    group: 'server',
+    must: 'be a header name such as x-forwarded-for',
+    description:
+      'the header a proxy in front of the relay sets to the client’s address (`x-forwarded-for`: its last entry is used; `x-real-ip`); unset: the socket’s address. Also makes `X-Forwarded-Proto: https` turn on HSTS',
+    parse: (t) => (/^[a-z0-9-]+$/i.test(t) ? t.toLowerCase() : INVALID),
+  }),
+  SERVER_HEADERS_TIMEOUT_MS: variable({
+    group: 'server',
+    default: '10000',
+    must: `be ${ms}`,
+    description: 'a client must send its request headers within this (slowloris)',
+    parse: positive,
+  }),
+  SERVER_REQUEST_TIMEOUT_MS: variable({
+    group: 'server',
+    default: '30000',
+    must: `be ${ms}`,
+    description: '… and its whole request within this (at least `SERVER_HEADERS_TIMEOUT_MS`)',
+    parse: positive,
+  }),
+  SERVER_KEEP_ALIVE_TIMEOUT_MS: variable({
+    group: 'server',
+    default: '5000',
+    must: `be ${ms}`,
+    description: 'an idle keep-alive connection is closed after this (behind a load balancer: above its idle timeout)',
+    parse: positive,
+  }),
+  SERVER_MAX_CONNECTIONS: variable({
+    group: 'server',
+    default: '10000',
+    must: 'be a number of connections, greater than 0',
+    description: 'open connections at most; a new one past it is closed at once',
+    parse: positive,
+  }),
+  LOG_LEVEL: variable({
+    group: 'server',
+    default: 'info',
+    must: `be one of ${LOG_LEVELS.join(', ')}`,
+    description: 'pino log level (JSON lines on stdout)',
+    parse: (t) => (LOG_LEVELS.includes(t) ? t : INVALID),
+  }),
+  STORE_FILE: variable({
+    group: 'stores',
+    default: 'billing-pay-relay.db',
+    must: 'be the path of the relay’s SQLite file, such as billing-pay-relay.db',
+    description:
+      'without `REDIS_URL`: the SQLite file that keeps idempotency keys across restarts (Node 22.13 or later; put it on a persistent volume)',
+    parse: text,
+  }),
+  REDIS_URL: variable({
+    group: 'stores',
+    secret: true,
+    must: 'be a redis:// or rediss:// URL',
+    description:
+      '`redis://host:6379`: idempotency keys, rate-limit counters and the billing token live in Redis, shared by every instance; unset: keys in `STORE_FILE`, limits in memory (one instance)',
+    parse: (t) => (/^rediss?:\/\//.test(t) ? t : INVALID),
+  }),
+  TOKEN_SECRET: variable({
+    group: 'stores',
+    secret: true,
+    must: `be at least ${MIN_SECRET_BYTES} bytes (for example: openssl rand -base64 48)`,
+    description:
+      'with Redis: the secret the fleet’s billing token is sealed under (AES-256-GCM); unset: a key derived from the billing credentials',
+    parse: secretKey,
+  }),
+  IDEMPOTENCY_TTL_SECONDS: variable({
+    group: 'stores',
+    default: '86400',
+    must: 'be a positive number of seconds',
+    description: 'how long an `Idempotency-Key` and its answer are kept',
+    parse: positive,
+  }),
+  RATE_LIMIT_IP: variable({
+    group: 'limits',
+    default: '30/60',
+    must: perSeconds('30/60'),
+    description: 'payment attempts per client address per seconds',
+    parse: rateLimit,
+  }),
+  RATE_LIMIT_AGREEMENT: variable({
+    group: 'limits',
+    default: '10/60',
+    must: perSeconds('10/60'),
+    description: 'payment attempts per agreement lookup value per seconds',
+    parse: rateLimit,
+  }),
+  RATE_LIMIT_SESSION: variable({
+    group: 'limits',
+    default: '60/60',
+    must: perSeconds('60/60'),
+    description: 'calls of `/session` and `/payment-methods` per client session (its agreement) per seconds',
+    parse: rateLimit,
+  }),
+  RATE_LIMIT_SESSION_IP: variable({
+    group: 'limits',
+    default: '120/60',
+    must: perSeconds('120/60'),
+    description:
+      'calls of `/session` and `/payment-methods` per client address per seconds, counted before the session is checked',
+    parse: rateLimit,
+  }),
+  RATE_LIMIT_MAX_KEYS: variable({
+    group: 'limits',
+    default: '100000',
+    must: 'be a number of keys, greater than 0',
+    description:
+      'in memory (no Redis, or while Redis does not answer): the most keys (addresses, agreements, sessions) each rate limiter tracks within its window; past it a request under a new key is a 503 `store_unavailable` with `Retry-After`',
+    parse: positive,
+  }),
+  SESSION_SECRET: variable({
+    group: 'sessions',
+    secret: true,
+    must: `be at least ${MIN_SECRET_BYTES} bytes (for example: openssl rand -base64 48)`,
+    description:
+      'shared with the merchant’s backend that signs client sessions (needed for saved methods); unset: `/session` and `/payment-methods` answer 404 `sessions_disabled`',
+    parse: secretKey,
+  }),
+  SESSION_MAX_AGE_SECONDS: variable({
+    group: 'sessions',
+    default: '86400',
+    must: 'be a number of seconds, greater than 0',
+    description: 'a client session issued (`iat`) longer ago than this is refused, whatever its expiry',
+    parse: positive,
+  }),
+};
+
+export type VariableName = keyof typeof VARIABLES;
+
+/** The value each variable reads into (absent when unset and without a default, or empty). */
+export type VariableValues = {
+  [K in VariableName]?: Exclude<ReturnType<(typeof VARIABLES)[K]['parse']>, typeof INVALID>;
+};
+
+function isBillingBaseUrl(t: string): boolean {
+  if (!URL.canParse(t)) return false;
+  const url = new URL(t);
+  // Credentials belong in BILLING_USERNAME/BILLING_PASSWORD, never in a URL that may be logged.
+  return /^https?:$/.test(url.protocol) && !url.username && !url.password && t.endsWith('/api/rest/v1');
+}
+
+function isOrigin(t: string): boolean {
+  if (!URL.canParse(t)) return false;
+  const url = new URL(t);
+  return /^https?:$/.test(url.protocol) && url.origin === t.replace(/\/$/, '');
+}
