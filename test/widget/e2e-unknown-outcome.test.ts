@@ -13,7 +13,7 @@ import { click, e2e, mount, pay, status, type, type E2eStack as Stack } from './
 
 const AMOUNT = '731.17';
 const NETWORK_ERROR = 'The payment service could not be reached. Check the connection and try again.';
-const BUSY = 'The payment service is busy. Try again in 1 second.';
+const IN_FLIGHT = 'Your payment is still being processed. Try again in 1 second.';
 const UNKNOWN = {
   en: 'Your earlier attempt could not be confirmed: it may have been paid. Check your balance before you pay again.',
   ru: 'Не удалось подтвердить предыдущую попытку: платёж мог пройти. Проверьте баланс, прежде чем платить снова.',
@@ -94,7 +94,7 @@ describe('<billing-pay> end to end: a relay killed mid-payment, the outcome unkn
       await e2e('proc-relay/restart');
       const second = await payAndFail(el);
       expect(second.code).to.be.oneOf(['idempotency_in_flight', 'idempotency_outcome_unknown']);
-      expect(status(el)).to.equal(second.code === 'idempotency_in_flight' ? BUSY : UNKNOWN.en);
+      expect(status(el)).to.equal(second.code === 'idempotency_in_flight' ? IN_FLIGHT : UNKNOWN.en);
       expect(keys().at(-1), 'the Pay after a network failure: the same key').to.equal(key);
 
       // 3. The lease has run out, no answer stored: unknown — never sent to the billing again.
