@@ -328,6 +328,59 @@ export const VARIABLES = {
       '`redis://host:6379`: idempotency keys, rate-limit counters and the billing token live in Redis, shared by every instance; unset: keys in `STORE_FILE`, limits in memory (one instance)',
     parse: (t) => (/^rediss?:\/\//.test(t) ? t : INVALID),
   }),
+  REDIS_SENTINELS: variable({
+    group: 'stores',
+    must: 'list the sentinels as host:port, comma or space separated, such as 10.0.0.5:26379,10.0.0.6:26379 or [::1]:26379',
+    description:
+      'instead of `REDIS_URL` (not with it): Redis through Sentinel — the sentinels’ `host:port`, comma or space separated; the relay asks them for the primary and follows the one they elect after a failover',
+    parse: (t) => {
+      const nodes = list(t).map(hostPort);
+      return nodes.every((node) => node !== null) ? (nodes as { host: string; port: number }[]) : INVALID;
+    },
+  }),
+  REDIS_SENTINEL_NAME: variable({
+    group: 'stores',
+    default: 'mymaster',
+    must: 'be the name the sentinels monitor the primary under, such as mymaster',
+    description:
+      'with `REDIS_SENTINELS`: the name the sentinels monitor the primary under (`sentinel monitor <name> …`)',
+    parse: (t) => (/^[\x21-\x7e]+$/.test(t) ? t : INVALID),
+  }),
+  REDIS_USERNAME: variable({
+    group: 'stores',
+    must: 'be a Redis user name',
+    description: 'the Redis data nodes’ ACL user (with `REDIS_URL` too, unless the URL names one)',
+    parse: text,
+  }),
+  REDIS_PASSWORD: variable({
+    group: 'stores',
+    secret: true,
+    must: 'be a Redis password',
+    description: 'the Redis data nodes’ password (`requirepass`; with `REDIS_URL` too, unless the URL carries one)',
+    parse: text,
+  }),
+  REDIS_SENTINEL_USERNAME: variable({
+    group: 'stores',
+    must: 'be a user name of the sentinels',
+    description: 'with `REDIS_SENTINELS`: the sentinels’ own ACL user, if they ask for one',
+    parse: text,
+  }),
+  REDIS_SENTINEL_PASSWORD: variable({
+    group: 'stores',
+    secret: true,
+    must: 'be the sentinels’ password',
+    description:
+      'with `REDIS_SENTINELS`: the sentinels’ own password (`requirepass` in sentinel.conf), if they ask for one',
+    parse: text,
+  }),
+  REDIS_WAIT_REPLICAS: variable({
+    group: 'stores',
+    default: '0',
+    must: 'be a number of replicas (0: none)',
+    description:
+      'with Redis: each idempotency claim and each answer is followed by `WAIT` for this many replicas (300 ms at most); a claim they do not acknowledge is let go and its payment refused (503 `store_unavailable`, nothing sent), an answer they do not acknowledge is stored again. `0`: replication stays asynchronous (see "Several instances")',
+    parse: integer,
+  }),
   TOKEN_SECRET: variable({
     group: 'stores',
     secret: true,
@@ -403,6 +456,13 @@ export type VariableName = keyof typeof VARIABLES;
 export type VariableValues = {
   [K in VariableName]?: Exclude<ReturnType<(typeof VARIABLES)[K]['parse']>, typeof INVALID>;
 };
+
+/** `host:port` or `[ipv6]:port`. */
+function hostPort(t: string): { host: string; port: number } | null {
+  const match = /^(?:\[([0-9a-f:.]+)\]|([^\s:[\]]+)):(\d{1,5})$/i.exec(t);
+  const port = Number(match?.[3]);
+  return match && port >= 1 && port <= 65535 ? { host: (match[1] ?? match[2])!, port } : null;
+}
 
 function isBillingBaseUrl(t: string): boolean {
   if (!URL.canParse(t)) return false;

@@ -35,6 +35,16 @@ export interface RelayConfig {
   logLevel: string;
   /** With a Redis URL, idempotency keys, rate limits and the billing token are shared by every relay instance. */
   redisUrl?: string;
+  /** Redis through Sentinel (`REDIS_SENTINELS`, exclusive with `redisUrl`): the sentinels name the primary. */
+  redisSentinel?: RedisSentinelConfig;
+  /** The data nodes' ACL user and password (with `REDIS_URL` too, unless the URL carries its own). */
+  redisUsername?: string;
+  redisPassword?: string;
+  /**
+   * With Redis: how many replicas must acknowledge an idempotency claim (and its answer) before the payment leaves
+   * (`WAIT`); 0: none asked for (replication is asynchronous).
+   */
+  redisWaitReplicas: number;
   /** The secret the fleet's billing token is sealed under in Redis; unset: one derived from the billing credentials. */
   tokenSecret?: string;
   /** The request header that carries the client's address, set by a proxy in front of the relay; none: the socket. */
@@ -70,6 +80,16 @@ export interface RelayConfig {
   server: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; maxConnections: number };
   /** How the billing's "no agreement found" answer to a payment is recognised (the spec shows no error format). */
   agreementNotFound: AgreementNotFoundRule;
+}
+
+export interface RedisSentinelConfig {
+  /** The sentinels asked which node is the primary (any one that answers will do). */
+  nodes: { host: string; port: number }[];
+  /** The name the sentinels monitor the primary under (`sentinel monitor <name> …`). */
+  name: string;
+  /** The sentinels' own ACL user and password (`requirepass` in sentinel.conf), if they ask for one. */
+  username?: string;
+  password?: string;
 }
 
 export class ConfigError extends Error {
@@ -115,6 +135,14 @@ export function loadConfig(env: Env = process.env): RelayConfig {
   if (!Object.keys(epsUuids).length) problems.push('EPS_UUID_A, EPS_UUID_B, EPS_UUID_C: set at least one');
   if ((v.SERVER_HEADERS_TIMEOUT_MS ?? 0) > (v.SERVER_REQUEST_TIMEOUT_MS ?? Infinity))
     problems.push('SERVER_HEADERS_TIMEOUT_MS must not be above SERVER_REQUEST_TIMEOUT_MS');
+  if (v.REDIS_URL && v.REDIS_SENTINELS) problems.push('REDIS_URL and REDIS_SENTINELS: set one of them, not both');
+  // Set without a Redis to apply to, they would be ignored: say so rather than run without what they ask for.
+  const redis = v.REDIS_URL || v.REDIS_SENTINELS;
+  for (const name of ['REDIS_USERNAME', 'REDIS_PASSWORD'] as const)
+    if (!redis && v[name]) problems.push(`${name} is set without REDIS_URL or REDIS_SENTINELS`);
+  if (!redis && v.REDIS_WAIT_REPLICAS) problems.push('REDIS_WAIT_REPLICAS is set without REDIS_URL or REDIS_SENTINELS');
+  for (const name of ['REDIS_SENTINEL_USERNAME', 'REDIS_SENTINEL_PASSWORD'] as const)
+    if (!v.REDIS_SENTINELS && v[name]) problems.push(`${name} is set without REDIS_SENTINELS`);
 
   if (problems.length) throw new ConfigError(problems);
   return {
@@ -133,6 +161,17 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     tokenTtlUnit: v.BILLING_TOKEN_TTL_UNIT!,
     logLevel: v.LOG_LEVEL!,
     ...(v.REDIS_URL && { redisUrl: v.REDIS_URL }),
+    ...(v.REDIS_SENTINELS && {
+      redisSentinel: {
+        nodes: v.REDIS_SENTINELS,
+        name: v.REDIS_SENTINEL_NAME!,
+        ...(v.REDIS_SENTINEL_USERNAME && { username: v.REDIS_SENTINEL_USERNAME }),
+        ...(v.REDIS_SENTINEL_PASSWORD && { password: v.REDIS_SENTINEL_PASSWORD }),
+      },
+    }),
+    ...(v.REDIS_USERNAME && { redisUsername: v.REDIS_USERNAME }),
+    ...(v.REDIS_PASSWORD && { redisPassword: v.REDIS_PASSWORD }),
+    redisWaitReplicas: v.REDIS_WAIT_REPLICAS ?? 0,
     ...(v.TOKEN_SECRET && { tokenSecret: v.TOKEN_SECRET }),
     ...(v.TRUST_PROXY && { trustProxy: v.TRUST_PROXY }),
     rateLimitIp: v.RATE_LIMIT_IP!,

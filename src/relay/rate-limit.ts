@@ -17,9 +17,9 @@ import {
   type IRateLimiterOptions,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import type { RedisClientType } from 'redis';
 import type { RelayEnv } from './env.js';
 import { RelayError } from './errors.js';
+import type { RedisConnection } from './redis-connection.js';
 
 export interface RateLimit {
   points: number;
@@ -68,7 +68,7 @@ class BoundedMemoryLimiter extends RateLimiterMemory {
 export function createLimiter(
   name: string,
   limit: RateLimit,
-  redis?: RedisClientType,
+  redis?: RedisConnection,
   maxKeys = Number.POSITIVE_INFINITY,
 ): RateLimiterAbstract {
   const options = { keyPrefix: `billing-pay:rl:${name}`, points: limit.points, duration: limit.seconds };
@@ -86,7 +86,7 @@ export function createLimiter(
 /** The relay's four limiters, in Redis when one is given, each bounded in memory by `RATE_LIMIT_MAX_KEYS`. */
 export function createLimiters(
   config: LimitsConfig,
-  redis?: RedisClientType,
+  redis?: RedisConnection,
 ): Record<LimiterName, RateLimiterAbstract> {
   const limiter = (name: string, limit: RateLimit) => createLimiter(name, limit, redis, config.rateLimitMaxKeys);
   return {

@@ -9,16 +9,15 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Logger } from 'pino';
-import { createClient, type RedisClientType } from 'redis';
 import { createRelayApp } from './app.js';
 import { BillingClient, longestAuthorizedCallMs } from './billing/client.js';
 import { ConfigError, loadConfig, type RelayConfig } from './config.js';
 import { RedisIdempotencyStore } from './idempotency/redis-store.js';
 import { openSqliteStore } from './idempotency/sqlite-store.js';
-import { withDeadline } from './idempotency/store.js';
 import { createLogger, logSecretsOf } from './logger.js';
 import { createMetrics } from './metrics.js';
-import { REDIS_TIMEOUT_MS, createLimiters } from './rate-limit.js';
+import { createLimiters } from './rate-limit.js';
+import { closeRedis, connectRedis } from './redis-connection.js';
 import { loadWidgetAssets, type WidgetAssets } from './widget-assets.js';
 
 export interface Relay {
@@ -34,9 +33,12 @@ const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 export async function startRelay(config: RelayConfig, logger: Logger = createLogger(config.logLevel)): Promise<Relay> {
   const metrics = createMetrics();
   const secrets = logSecretsOf(logger);
-  for (const secret of [config.sessionSecret, config.tokenSecret]) secrets.add(secret);
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
-  const idempotencyStore = redis ? new RedisIdempotencyStore(redis) : await openSqliteStore(config.storeFile);
+  for (const secret of [config.sessionSecret, config.tokenSecret, config.redisPassword, config.redisSentinel?.password])
+    secrets.add(secret);
+  const redis = await connectRedis(config, logger);
+  const idempotencyStore = redis
+    ? new RedisIdempotencyStore(redis, undefined, undefined, { waitReplicas: config.redisWaitReplicas })
+    : await openSqliteStore(config.storeFile);
   const billing = new BillingClient(config, { metrics, redis, secrets });
   // Read on first use and kept; not built (or built partly): logged, and read again at most every 10 s — not on every
   // request, which would let any GET make the relay read and decompress every bundle again.
@@ -91,48 +93,9 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
       clearInterval(sweep);
       await billing.close();
       await idempotencyStore.close();
-      // A Redis that is away is not waited for: `close` would wait for a reconnection that may never come, or for the
-      // answers of a Redis that stopped answering.
-      if (redis?.isReady) await withDeadline(redis.close(), REDIS_TIMEOUT_MS, 'QUIT').catch(() => redis.destroy());
-      else redis?.destroy();
+      if (redis) await closeRedis(redis);
     },
   };
-}
-
-/**
- * How long a Redis command may take before the relay gives up on it (Redis answers in well under a millisecond):
- * every idempotency and rate-limit call has this deadline of its own (node-redis's `timeout` covers only the wait to
- * be written, not the answer).
- */
-const REDIS_FIRST_CONNECT_MS = 10_000;
-
-async function connectRedis(url: string, logger: Logger): Promise<RedisClientType> {
-  // A Redis that is away fails each command at once (no queue waiting for it to come back) or within the timeout:
-  // the relay then answers 503 for keyed payments and limits in memory, instead of hanging on it.
-  const client: RedisClientType = createClient({
-    url,
-    disableOfflineQueue: true,
-    commandOptions: { timeout: REDIS_TIMEOUT_MS },
-    socket: { connectTimeout: 2_000, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2_000) },
-  });
-  client.on('error', (error: Error) => logger.error({ err: error.message }, 'redis error'));
-  // The first connection has a time limit: a relay that cannot reach its Redis says so and does not start.
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`REDIS_URL: no answer from Redis within ${REDIS_FIRST_CONNECT_MS / 1000} s`)),
-      REDIS_FIRST_CONNECT_MS,
-    );
-  });
-  try {
-    await Promise.race([client.connect(), timedOut]);
-  } catch (error) {
-    client.destroy();
-    throw error;
-  } finally {
-    clearTimeout(timer);
-  }
-  return client;
 }
 
 async function main() {
@@ -162,7 +125,7 @@ async function main() {
       url: relay.url,
       systems: Object.keys(config.epsUuids),
       origins: config.allowedOrigins,
-      store: config.redisUrl ? 'redis' : config.storeFile,
+      store: config.redisUrl ? 'redis' : config.redisSentinel ? 'sentinel' : config.storeFile,
     },
     'relay listening',
   );

@@ -10,12 +10,12 @@
  * of its own.
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
-import type { RedisClientType } from 'redis';
+import type { RedisConnection } from '../redis-connection.js';
 import { REDIS_TIMEOUT_MS } from '../rate-limit.js';
 import { withDeadline } from '../idempotency/store.js';
 import { tokenTimes, type IssuedToken, type TokenSource } from './token-cache.js';
 
-export type RedisTokenCommands = Pick<RedisClientType, 'get' | 'set' | 'eval'>;
+export type RedisTokenCommands = Pick<RedisConnection, 'get' | 'set' | 'eval'>;
 
 interface SharedToken {
   token: string;

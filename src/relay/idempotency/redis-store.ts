@@ -5,8 +5,14 @@
  *
  * Every command has a deadline of its own (`timeoutMs`): node-redis's command timeout covers only the wait to be
  * written, so a Redis that holds the socket open and never answers would otherwise hold the payment until it is back.
+ *
+ * Redis replicates asynchronously: a claim the primary took may die with it, and a replica promoted in its place would
+ * then let a retry pay again. With `waitReplicas`, a claim and an answer are each followed by `WAIT`, in one pipeline
+ * with their script (so on the same connection, to the same primary): a claim that not enough replicas acknowledged
+ * within `waitTimeoutMs` is let go and refused — its payment never leaves — and an answer not acknowledged is a
+ * failure to store it (the middleware tries again).
  */
-import type { RedisClientType } from 'redis';
+import { randomUUID } from 'node:crypto';
 import { REDIS_TIMEOUT_MS } from '../rate-limit.js';
 import {
   StoreTimeoutError,
@@ -17,17 +23,59 @@ import {
   type StoredAnswer,
 } from './store.js';
 
+interface EvalOptions {
+  keys: string[];
+  arguments: string[];
+}
+
+/** A script and a `WAIT` sent together (node-redis's `multi()`, run as a pipeline: no MULTI/EXEC). */
+interface ScriptPipeline {
+  eval(script: string, options: EvalOptions): ScriptPipeline;
+  wait(replicas: number, timeoutMs: number): ScriptPipeline;
+  execAsPipeline(): Promise<unknown[]>;
+}
+
 /** What the store needs of a Redis connection (a client, or a Sentinel-managed one). */
-export type RedisScripting = Pick<RedisClientType, 'eval'>;
+export interface RedisScripting {
+  eval(script: string, options: EvalOptions): Promise<unknown>;
+  multi(): ScriptPipeline;
+}
+
+export interface RedisStoreOptions {
+  /** How many replicas must acknowledge a claim and an answer (`WAIT`); 0: none asked for. */
+  waitReplicas?: number;
+  /** How long `WAIT` waits for them: well within the store's deadline. */
+  waitTimeoutMs?: number;
+}
+
+/** A write the primary took but not enough replicas acknowledged in time: it could be lost in a failover. */
+export class StoreReplicationError extends Error {
+  constructor(operation: string, acknowledged: number, wanted: number) {
+    super(`${operation}: ${acknowledged} of ${wanted} replicas acknowledged the write in time.`);
+    this.name = 'StoreReplicationError';
+  }
+}
+
+/** `WAIT`'s time limit: a replica on the same network acknowledges within a millisecond or two. */
+const WAIT_TIMEOUT_MS = 300;
 
 type KeyRecord = { fingerprint: string; answer?: StoredAnswer };
 
-/** KEYS: record, lease. ARGV: record, ttl ms, lease ms. Nil when claimed, else the record and whether it is leased. */
+/**
+ * KEYS: record, lease. ARGV: record, ttl ms, lease ms, this claim's id. Nil when claimed, else the record and whether
+ * it is leased. The lease holds the claim's id: the same claim sent again — node-redis's Sentinel connection sends a
+ * command again on the new primary when the old one died before answering it — finds its own lease and is claimed,
+ * not left in flight as another's (then unknown for good, its payment never sent).
+ */
 const CLAIM = `
 local record = redis.call('GET', KEYS[1])
-if record then return {record, redis.call('EXISTS', KEYS[2])} end
+if record then
+  local lease = redis.call('GET', KEYS[2])
+  if lease == ARGV[4] then return false end
+  return {record, lease and 1 or 0}
+end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-redis.call('SET', KEYS[2], '1', 'PX', ARGV[3])
+redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[3])
 return false`;
 
 /** KEYS: record, lease. ARGV: record with its answer, ttl ms. */
@@ -43,24 +91,39 @@ if record and cjson.decode(record).answer == nil then redis.call('DEL', KEYS[1],
 return 1`;
 
 export class RedisIdempotencyStore implements IdempotencyStore {
+  readonly #waitReplicas: number;
+  readonly #waitTimeoutMs: number;
+
   constructor(
     private readonly redis: RedisScripting,
     private readonly prefix = 'billing-pay:',
     private readonly timeoutMs = REDIS_TIMEOUT_MS,
-  ) {}
+    { waitReplicas = 0, waitTimeoutMs = Math.min(WAIT_TIMEOUT_MS, Math.floor(timeoutMs / 2)) }: RedisStoreOptions = {},
+  ) {
+    this.#waitReplicas = waitReplicas;
+    this.#waitTimeoutMs = waitTimeoutMs;
+  }
 
   async claim(key: string, fingerprint: string, { leaseMs, ttlMs }: ClaimTimes): Promise<Claim> {
-    const claim = this.#run(CLAIM, key, [JSON.stringify({ fingerprint } satisfies KeyRecord), ttlMs, leaseMs]);
-    let reply: unknown;
+    const fresh = JSON.stringify({ fingerprint } satisfies KeyRecord);
+    const claim = this.#write(CLAIM, key, [fresh, ttlMs, leaseMs, randomUUID()]);
+    let written: Written;
     try {
-      reply = await withDeadline(claim, this.timeoutMs, 'claim');
+      written = await withDeadline(claim, this.timeoutMs, 'claim');
     } catch (error) {
       // Answered late, this claim is nobody's: the payment was refused (503) before the billing. Its key is let go,
       // so the client's retry once Redis is back is served, not told the outcome is unknown.
       if (error instanceof StoreTimeoutError) {
-        void claim.then(async (reply) => (reply === null ? this.release(key) : undefined)).catch(() => {});
+        void claim.then(async ({ reply }) => (reply === null ? this.release(key) : undefined)).catch(() => {});
       }
       throw error;
+    }
+    const { reply, acknowledged } = written;
+    if (reply === null && acknowledged < this.#waitReplicas) {
+      // On the primary alone, the claim would not outlive it: refused before the billing, and let go (a release that
+      // fails leaves the key in flight, then unknown — never paid twice).
+      await this.release(key).catch(() => {});
+      throw new StoreReplicationError('claim', acknowledged, this.#waitReplicas);
     }
     if (reply === null) return { kind: 'claimed' };
     const [text, leased] = reply as [string, number];
@@ -71,7 +134,10 @@ export class RedisIdempotencyStore implements IdempotencyStore {
 
   async complete(key: string, fingerprint: string, answer: StoredAnswer, ttlMs: number): Promise<void> {
     const record = JSON.stringify({ fingerprint, answer } satisfies KeyRecord);
-    await withDeadline(this.#run(COMPLETE, key, [record, ttlMs]), this.timeoutMs, 'complete');
+    const write = this.#write(COMPLETE, key, [record, ttlMs]);
+    const { acknowledged } = await withDeadline(write, this.timeoutMs, 'complete');
+    if (acknowledged < this.#waitReplicas)
+      throw new StoreReplicationError('complete', acknowledged, this.#waitReplicas);
   }
 
   async release(key: string): Promise<void> {
@@ -81,10 +147,24 @@ export class RedisIdempotencyStore implements IdempotencyStore {
   /** The connection is the relay's: it closes it. */
   async close(): Promise<void> {}
 
+  /** The script's reply, and how many replicas acknowledged it (`WAIT`, when asked for). */
+  async #write(script: string, key: string, args: (string | number)[]): Promise<Written> {
+    if (!this.#waitReplicas) return { reply: await this.#run(script, key, args), acknowledged: 0 };
+    const [reply, acknowledged] = await this.redis
+      .multi()
+      .eval(script, this.#evalOptions(key, args))
+      .wait(this.#waitReplicas, this.#waitTimeoutMs)
+      .execAsPipeline();
+    return { reply, acknowledged: Number(acknowledged) };
+  }
+
   #run(script: string, key: string, args: (string | number)[]): Promise<unknown> {
-    return this.redis.eval(script, {
-      keys: [`${this.prefix}idem:${key}`, `${this.prefix}idem-lease:${key}`],
-      arguments: args.map(String),
-    });
+    return this.redis.eval(script, this.#evalOptions(key, args));
+  }
+
+  #evalOptions(key: string, args: (string | number)[]): EvalOptions {
+    return { keys: [`${this.prefix}idem:${key}`, `${this.prefix}idem-lease:${key}`], arguments: args.map(String) };
   }
 }
+
+type Written = { reply: unknown; acknowledged: number };
