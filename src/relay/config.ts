@@ -10,6 +10,8 @@ import { INVALID, VARIABLES, type Variable, type VariableName, type VariableValu
 import type { RateLimit } from './rate-limit.js';
 
 export interface RelayConfig {
+  /** The value of every variable the table marks secret (and a password inside `REDIS_URL`): for the logs to scrub. */
+  secrets: string[];
   /** Ends with `/api/rest/v1`, no trailing slash. */
   billingBaseUrl: string;
   billingUsername: string;
@@ -105,6 +107,7 @@ type Env = Record<string, string | undefined>;
 export function loadConfig(env: Env = process.env): RelayConfig {
   const problems: string[] = [];
   const values: VariableValues = {};
+  const secrets: string[] = [];
   for (const [name, variable] of Object.entries(VARIABLES) as [VariableName, Variable<unknown>][]) {
     const text = (env[name] ?? variable.default ?? '').trim();
     if (!text) {
@@ -113,6 +116,7 @@ export function loadConfig(env: Env = process.env): RelayConfig {
         problems.push(`${name} must ${variable.must}`);
       continue;
     }
+    if (variable.secret) secrets.push(text, ...urlPassword(text));
     const value = variable.parse(text);
     if (value === INVALID) problems.push(`${name} must ${variable.must}`);
     else (values as Record<string, unknown>)[name] = value;
@@ -146,6 +150,7 @@ export function loadConfig(env: Env = process.env): RelayConfig {
 
   if (problems.length) throw new ConfigError(problems);
   return {
+    secrets,
     billingBaseUrl: v.BILLING_BASE_URL!,
     billingUsername: v.BILLING_USERNAME!,
     billingPassword: v.BILLING_PASSWORD!,
@@ -196,4 +201,10 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     },
     agreementNotFound: { statuses: v.AGREEMENT_NOT_FOUND_STATUS ?? [], pattern: v.AGREEMENT_NOT_FOUND_TEXT ?? null },
   };
+}
+
+/** The password a URL carries (`redis://user:pw@host`), as written and decoded. */
+function urlPassword(text: string): string[] {
+  const password = URL.canParse(text) ? new URL(text).password : '';
+  return password ? [password, decodeURIComponent(password)] : [];
 }

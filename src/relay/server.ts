@@ -33,8 +33,7 @@ const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 export async function startRelay(config: RelayConfig, logger: Logger = createLogger(config.logLevel)): Promise<Relay> {
   const metrics = createMetrics();
   const secrets = logSecretsOf(logger);
-  for (const secret of [config.sessionSecret, config.tokenSecret, config.redisPassword, config.redisSentinel?.password])
-    secrets.add(secret);
+  for (const secret of config.secrets) secrets.add(secret);
   const redis = await connectRedis(config, logger);
   const idempotencyStore = redis
     ? new RedisIdempotencyStore(redis, undefined, undefined, { waitReplicas: config.redisWaitReplicas })

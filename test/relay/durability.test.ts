@@ -119,14 +119,20 @@ describe('one relay without Redis: its keys survive a crash and a restart (SQLit
   for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
     it(`answered keys replay after a restart (${signal}), with no billing call`, async () => {
       const keys = payments(20).map((p, i) => ({ ...p, amount: `${signal === 'SIGTERM' ? 301 + i : 401 + i}.00` }));
-      for (const answer of await Promise.all(keys.map((p) => pay(relay.url, p)))) assert.equal(answer.status, 201);
+      // Answered: a 201, or — on a loaded machine, with this short billing deadline — a 504; either is final.
+      const first = await Promise.all(keys.map((p) => pay(relay.url, p)));
+      for (const answer of first) assert.ok([201, 504].includes(answer.status), JSON.stringify(answer));
+      assert.ok(first.some((answer) => answer.status === 201));
       const code = await relay.stop(signal);
       if (signal === 'SIGTERM') assert.equal(code, 0, 'a graceful stop');
       relay = await spawnRelay(relayEnv(sandbox, { STORE_FILE: file }), relay.port);
       const calls = sandbox.counts.epsPayments;
-      for (const answer of await Promise.all(keys.map((p) => pay(relay.url, p)))) {
-        assert.deepEqual(answer, { status: 201, code: undefined, replayed: true });
-      }
+      const again = await Promise.all(keys.map((p) => pay(relay.url, p)));
+      assert.deepEqual(
+        again,
+        first.map((answer) => ({ ...answer, replayed: true })),
+        'each key replays its answer',
+      );
       assert.equal(sandbox.counts.epsPayments, calls, 'nothing reached the billing');
     });
   }

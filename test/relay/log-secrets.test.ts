@@ -5,6 +5,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
+import { loadConfig } from '../../src/relay/config.js';
+import { VARIABLES } from '../../src/relay/config-variables.js';
 import { createLogger, LogSecrets } from '../../src/relay/logger.js';
 import { CREDENTIALS, paymentA, startStack, waitFor, type Stack } from './harness.js';
 
@@ -67,5 +69,27 @@ describe('relay logs: secrets scrubbed by value', () => {
     logger.info('old tok_0_abcdefgh');
     assert.match(lines.at(-1)!, /tok_0_abcdefgh/);
     assert.doesNotThrow(() => lines.map((l) => JSON.parse(l)), 'the lines stay JSON');
+  });
+
+  it('the value of every variable the configuration marks secret, and a password inside REDIS_URL', () => {
+    const config = loadConfig({
+      ...stack.sandbox.relayEnv(),
+      ALLOWED_ORIGINS: 'https://shop.example',
+      REDIS_URL: 'redis://relay:p%40ss-word-9@redis.internal:6379',
+      SESSION_SECRET,
+      TOKEN_SECRET: 'token-secret-for-the-fleet-0123456789abcdef',
+    });
+    const secretNames = Object.entries(VARIABLES)
+      .filter(([, v]) => v.secret)
+      .map(([name]) => name);
+    assert.ok(secretNames.includes('BILLING_PASSWORD') && secretNames.includes('REDIS_URL'));
+    for (const secret of [
+      stack.sandbox.relayEnv().BILLING_PASSWORD!,
+      SESSION_SECRET,
+      'token-secret-for-the-fleet-0123456789abcdef',
+      'p@ss-word-9',
+    ]) {
+      assert.ok(config.secrets.includes(secret), secret);
+    }
   });
 });
