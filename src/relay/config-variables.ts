@@ -80,7 +80,10 @@ export const VARIABLES = {
     must: 'be an http(s) URL without credentials, ending with /api/rest/v1',
     description:
       'billing REST API base, ending with `/api/rest/v1` (no credentials in it); `https:` — plain `http:` only to this machine (`localhost`, `127.0.0.1`, `[::1]`, as for payment pages: the sandbox) or with `BILLING_ALLOW_HTTP`',
-    parse: (t) => (isBillingBaseUrl(t.replace(/\/+$/, '')) ? t.replace(/\/+$/, '') : INVALID),
+    parse: (t) => {
+      const url = t.replace(/\/+$/, '');
+      return isBillingBaseUrl(url) ? url : INVALID;
+    },
   }),
   BILLING_USERNAME: variable({
     group: 'billing',

@@ -102,9 +102,11 @@ export function createLogger(
 
 const SECRETS = new WeakMap<Logger, LogSecrets>();
 
-/** The secrets `logger` scrubs (one of its own when it was not made by `createLogger`, so nothing is lost). */
+/** The secrets `logger` scrubs. A logger not made by `createLogger` scrubs none: the relay refuses it. */
 export function logSecretsOf(logger: Logger): LogSecrets {
-  return SECRETS.get(logger) ?? new LogSecrets();
+  const secrets = SECRETS.get(logger);
+  if (!secrets) throw new TypeError('The relay logs through createLogger (src/relay/logger.ts), which scrubs secrets.');
+  return secrets;
 }
 
 /** `value` with every secret-named property censored; the same object when there is none. */
