@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-const BUDGETS = { 'dist/billing-pay.js': 19_550, 'dist/billing-pay-account.js': 22_400 };
+const BUDGETS = { 'dist/billing-pay.js': 19_600, 'dist/billing-pay-account.js': 22_400 };
 const kB = (n: number) => `${(n / 1000).toFixed(2)} kB`;
 
 let over = false;

@@ -8,37 +8,59 @@ import { EMAIL_ADDRESS, MAX_EMAIL_LENGTH } from './email.js';
 export const LOOKUP_KINDS = [1, 4, 5, 6, 7, 8, 10, 11, 14, 15] as const;
 export type LookupKind = (typeof LOOKUP_KINDS)[number];
 
-/** What each kind looks the agreement up by; the key names its label in every language. */
-export const LOOKUP_KEYS = {
-  1: 'login',
-  4: 'full_name',
-  5: 'agreement_number',
-  6: 'accounting_code',
-  7: 'email',
-  8: 'account_number',
-  10: 'client_id',
-  11: 'agreement_id',
-  14: 'invoice_id',
-  15: 'taxpayer_number',
-} as const satisfies Record<LookupKind, string>;
-
 export type LookupProblem =
   'lookup_kind' | 'required' | 'too_long' | 'text' | 'email' | 'digits' | 'full_name' | 'code' | 'inn';
+
+/** The shape a kind's value must have; a value of another shape gets the problem of that name (a login's: `code`). */
+type LookupFormat = 'email' | 'digits' | 'inn' | 'full_name' | 'code' | 'login';
+
+/** How a form asks for a kind's value: the input `type`, the keyboard (`inputmode`) and the browser's autofill. */
+export interface LookupInput {
+  type?: 'email';
+  inputmode?: 'numeric';
+  autocomplete?: string;
+}
+
+/**
+ * One kind: `key` names its label in every language, `maxLength` counts characters (code points), `format` is the
+ * shape its value must have, `input` how a form asks for it.
+ */
+export interface LookupSpec {
+  key: string;
+  maxLength: number;
+  format: LookupFormat;
+  input: LookupInput;
+}
+
+const DIGITS = { maxLength: 18, format: 'digits', input: { inputmode: 'numeric' } } as const;
+
+/** What each kind looks the agreement up by, and how its value is checked and asked for. */
+export const LOOKUPS = {
+  1: { key: 'login', maxLength: 64, format: 'login', input: { autocomplete: 'username' } },
+  4: { key: 'full_name', maxLength: 200, format: 'full_name', input: { autocomplete: 'name' } },
+  5: { key: 'agreement_number', maxLength: 64, format: 'code', input: {} },
+  6: { key: 'accounting_code', maxLength: 64, format: 'code', input: {} },
+  7: { key: 'email', maxLength: MAX_EMAIL_LENGTH, format: 'email', input: { type: 'email', autocomplete: 'email' } },
+  8: { key: 'account_number', maxLength: 34, format: 'code', input: {} },
+  10: { key: 'client_id', ...DIGITS },
+  11: { key: 'agreement_id', ...DIGITS },
+  14: { key: 'invoice_id', ...DIGITS },
+  15: { key: 'taxpayer_number', maxLength: 12, format: 'inn', input: { inputmode: 'numeric' } },
+} as const satisfies Record<LookupKind, LookupSpec>;
+
+/** The label key of each kind. */
+export type LookupKey = (typeof LOOKUPS)[LookupKind]['key'];
 
 const CODE = /^[\p{L}\p{N}][\p{L}\p{N} ._/#-]*$/u;
 const FULL_NAME = /^\p{L}[\p{L}\p{M} .'’-]*$/u;
 
-const MAX_LENGTH: Record<LookupKind, number> = {
-  1: 64,
-  4: 200,
-  5: 64,
-  6: 64,
-  7: MAX_EMAIL_LENGTH,
-  8: 34,
-  10: 18,
-  11: 18,
-  14: 18,
-  15: 12,
+const FORMATS: Record<LookupFormat, (value: string) => boolean> = {
+  email: (v) => EMAIL_ADDRESS.test(v),
+  digits: (v) => /^[1-9]\d*$/.test(v),
+  inn: (v) => isTaxpayerNumber(v),
+  full_name: (v) => FULL_NAME.test(v),
+  code: (v) => CODE.test(v),
+  login: (v) => /^\S+$/.test(v),
 };
 
 export function isLookupKind(value: unknown): value is LookupKind {
@@ -48,25 +70,11 @@ export function isLookupKind(value: unknown): value is LookupKind {
 /** Why `value` cannot find an agreement by `kind`, or `null` when it is well formed. */
 export function lookupProblem(kind: LookupKind, value: string): LookupProblem | null {
   const v = value.trim();
+  const { maxLength, format } = LOOKUPS[kind];
   if (!v) return 'required';
   if (!isCleanText(v)) return 'text';
-  if (textLength(v) > MAX_LENGTH[kind]) return 'too_long';
-  switch (kind) {
-    case 7:
-      return EMAIL_ADDRESS.test(v) ? null : 'email';
-    case 10:
-    case 11:
-    case 14:
-      return /^[1-9]\d*$/.test(v) ? null : 'digits';
-    case 15:
-      return isTaxpayerNumber(v) ? null : 'inn';
-    case 4:
-      return FULL_NAME.test(v) ? null : 'full_name';
-    case 1:
-      return /^\S+$/.test(v) ? null : 'code';
-    default:
-      return CODE.test(v) ? null : 'code';
-  }
+  if (textLength(v) > maxLength) return 'too_long';
+  return FORMATS[format](v) ? null : format === 'login' ? 'code' : format;
 }
 
 const INN10 = [2, 4, 10, 3, 5, 9, 4, 6, 8];
@@ -84,28 +92,6 @@ export function isTaxpayerNumber(value: string): boolean {
   if (d.length === 10) return checkDigit(d, INN10) === d[9];
   return checkDigit(d, INN11) === d[10] && checkDigit(d, INN12) === d[11];
 }
-
-/** How a form asks for a kind's value: the input `type`, the keyboard (`inputmode`) and the browser's autofill. */
-export interface LookupInput {
-  type?: 'email';
-  inputmode?: 'numeric';
-  autocomplete?: string;
-}
-
-const DIGITS: LookupInput = { inputmode: 'numeric' };
-
-export const LOOKUP_INPUTS: Record<LookupKind, LookupInput> = {
-  1: { autocomplete: 'username' },
-  4: { autocomplete: 'name' },
-  5: {},
-  6: {},
-  7: { type: 'email', autocomplete: 'email' },
-  8: {},
-  10: DIGITS,
-  11: DIGITS,
-  14: DIGITS,
-  15: DIGITS,
-};
 
 /** The kind a client session's agreement is found by: its ID. */
 export const SESSION_LOOKUP_KIND: LookupKind = 11;

@@ -5,7 +5,6 @@
 import { LitElement, type PropertyDeclarations } from 'lit';
 import type { TextsOption } from './i18n.js';
 import { Readiness, type ReadyState } from './readiness.js';
-import { PayError } from './relay-client.js';
 
 export class BillingElement extends LitElement {
   /**
@@ -54,9 +53,4 @@ export class BillingElement extends LitElement {
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>(selector)?.focus();
   }
-}
-
-/** Any failure as a `PayError` (an unexpected one is an `internal_error` that keeps its cause). */
-export function toPayError(error: unknown): PayError {
-  return error instanceof PayError ? error : new PayError('relay', 'internal_error', String(error), { cause: error });
 }

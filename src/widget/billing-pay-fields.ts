@@ -3,14 +3,14 @@
  * optional texts and the save switches, each with its problem next to it.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import { LOOKUP_KEYS } from '../eps/lookup.js';
+import { LOOKUPS } from '../eps/lookup.js';
 import type { SystemId } from '../eps/systems.js';
 import { failureText, fieldLabel, problemText } from './failure-text.js';
 import type { FormView, TextField, ValueKey } from './form-model.js';
 import { PATH_OF, unshownProblems } from './form-model.js';
 import { fill, type Texts } from './i18n.js';
 import type { ReadyState } from './readiness.js';
-import type { PayError } from './relay-client.js';
+import type { PayError } from './pay-error.js';
 import type { SubmitState } from './payment-sender.js';
 
 /** What the controls show and whom they tell of a change. */
@@ -42,7 +42,7 @@ function textField(c: FieldsContext, f: TextField): TemplateResult {
   const id = `f-${f.name}`;
   let label: string;
   if (f.name === 'amount') label = c.currency ? fill(labels.amount_currency, { currency: c.currency }) : labels.amount;
-  else if (f.name === 'lookupValue') label = c.t.kinds[LOOKUP_KEYS[c.v.kind]];
+  else if (f.name === 'lookupValue') label = c.t.kinds[LOOKUPS[c.v.kind].key];
   else label = labels[f.name];
   return html`<div class="field" part="field">
     <label for=${id} part="label"
@@ -55,7 +55,7 @@ function textField(c: FieldsContext, f: TextField): TemplateResult {
       type=${f.type}
       inputmode=${f.inputmode ?? nothing}
       autocomplete=${f.autocomplete}
-      maxlength="500"
+      maxlength=${f.maxlength ?? 500}
       ?readonly=${f.readonly}
       ?required=${!f.optional}
       aria-invalid=${problem ? 'true' : 'false'}
@@ -100,7 +100,7 @@ function systems(c: FieldsContext): TemplateResult {
 function lookup(c: FieldsContext): TemplateResult | typeof nothing {
   const { v, t } = c;
   if (v.preset) {
-    return html`<p class="preset" part="preset"><span class="label">${t.kinds[LOOKUP_KEYS[v.kind]]}:</span> ${v.preset}</p>`;
+    return html`<p class="preset" part="preset"><span class="label">${t.kinds[LOOKUPS[v.kind].key]}:</span> ${v.preset}</p>`;
   }
   if (v.kinds.length < 2) return nothing;
   const problem = c.problems.agreement_param_id;
@@ -113,7 +113,7 @@ function lookup(c: FieldsContext): TemplateResult | typeof nothing {
       aria-describedby=${problem ? 'f-kind-error' : nothing}
       @change=${c.on.kind}
     >
-      ${v.kinds.map((k) => html`<option value=${k} ?selected=${k === v.kind}>${t.kinds[LOOKUP_KEYS[k]]}</option>`)}
+      ${v.kinds.map((k) => html`<option value=${k} ?selected=${k === v.kind}>${t.kinds[LOOKUPS[k].key]}</option>`)}
     </select>
     ${error(c, 'f-kind-error', 'agreement_param_id')}
   </div>`;

@@ -17,7 +17,7 @@ import { PaymentSender, type SubmitState } from './payment-sender.js';
 
 export type { SubmitState } from './payment-sender.js';
 import type { PaymentOptions } from '../eps/relay-api.js';
-import { PayError } from './relay-client.js';
+import { PayError } from './pay-error.js';
 
 /**
  * A payment form for a merchant's page: the client picks a payment system, enters an amount and how to find their

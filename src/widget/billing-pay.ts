@@ -14,7 +14,7 @@ export type {
   BillingPayRedirectDetail,
   BillingPaySubmitDetail,
 } from './events.js';
-export { PayError, type PayErrorType } from './relay-client.js';
+export { PayError, type PayErrorType } from './pay-error.js';
 
 if (canDefine('billing-pay')) customElements.define('billing-pay', BillingPay);
 

@@ -1,12 +1,12 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
-import { BillingElement, toPayError } from './billing-element.js';
+import { BillingElement } from './billing-element.js';
 import sharedStyles from './billing-element.styles.js';
 import styles from './billing-payment-methods.styles.js';
 import { emit } from './events.js';
 import { fill, TEXTS, type Lang, type Texts } from './i18n.js';
 import { LocalizeController } from './localize.js';
 import { PAYMENT_METHODS_TEXTS, type PaymentMethodsTexts } from './payment-methods.i18n.js';
-import type { PayError } from './relay-client.js';
+import { errorText, toPayError, type PayError } from './pay-error.js';
 import type { ReadyState } from './readiness.js';
 import { disablePaymentMethod, fetchPaymentMethods, type SavedPaymentMethod } from './session-client.js';
 
@@ -224,12 +224,14 @@ export class BillingPaymentMethods extends BillingElement {
     { methods: t }: PaymentMethodsSpeech,
     fallback: 'error_load' | 'error_disable' = this.state === 'failed' ? 'error_load' : 'error_disable',
   ): string {
-    const code = this.failure?.code;
-    if (code === 'session_invalid') return t.error_session;
-    if (code === 'timeout') return t.error_timeout;
-    if (code === 'network_error') return t.error_network;
-    if (code === 'not_found' && fallback === 'error_disable') return t.error_gone;
-    return t[fallback];
+    if (!this.failure) return t[fallback];
+    const texts = {
+      session_invalid: t.error_session,
+      timeout: t.error_timeout,
+      network_error: t.error_network,
+      not_found: fallback === 'error_disable' ? t.error_gone : undefined,
+    };
+    return errorText(texts, this.failure, this.localize.speech().locale, t[fallback]);
   }
 
   private statusElement(): HTMLElement | null {

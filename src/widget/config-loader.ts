@@ -5,7 +5,7 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { SESSION_LOOKUP_KIND } from '../eps/lookup.js';
-import { toPayError } from './billing-element.js';
+import { toPayError } from './pay-error.js';
 import type { PaymentOptions } from '../eps/relay-api.js';
 import { fetchConfig, sleep } from './relay-client.js';
 import { fetchSessionAgreement } from './session-client.js';

@@ -5,7 +5,7 @@
  */
 import { toMinorUnits } from '../eps/amount.js';
 import { checkRequest } from '../eps/check.js';
-import { isLookupKind, LOOKUP_INPUTS, SESSION_LOOKUP_KIND, type LookupKind } from '../eps/lookup.js';
+import { isLookupKind, LOOKUPS, SESSION_LOOKUP_KIND, type LookupKind } from '../eps/lookup.js';
 import type { PaymentRequest } from '../eps/request.js';
 import { canSaveMethod, SYSTEMS, type SystemId } from '../eps/systems.js';
 import { parseAmountInput } from './amount-input.js';
@@ -49,6 +49,8 @@ export interface TextField {
   type: string;
   inputmode?: string;
   autocomplete: string;
+  /** At most this many characters (the model's limit for the kind); 500 when unset. */
+  maxlength?: number;
   optional?: boolean;
   readonly?: boolean;
 }
@@ -125,7 +127,15 @@ export function formView(input: FormInput): FormView {
         },
         ...(preset
           ? []
-          : [{ name: 'lookupValue' as const, type: 'text', autocomplete: 'off', ...LOOKUP_INPUTS[kind] }]),
+          : [
+              {
+                name: 'lookupValue' as const,
+                type: 'text',
+                autocomplete: 'off',
+                maxlength: LOOKUPS[kind].maxLength,
+                ...LOOKUPS[kind].input,
+              },
+            ]),
         ...TEXT_PARAMS.filter((name) => takes(system.id, name)).map((name) => ({
           name,
           optional: true,

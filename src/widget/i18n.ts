@@ -6,9 +6,10 @@
  * A page may override any text, or add a language, without a fork: see `TextOverrides` and `resolveTexts`.
  */
 import type { ErrorCode } from '../eps/errors.js';
-import type { LOOKUP_KEYS } from '../eps/lookup.js';
+import type { LookupKey } from '../eps/lookup.js';
 import { FORM_PROBLEM_TEXTS_EN, type FormProblemKey } from '../eps/messages.js';
 import type { SystemId } from '../eps/systems.js';
+import type { FaultCode, WidgetErrorCode } from './pay-error.js';
 import type { PaymentMethodsTexts } from './payment-methods.i18n.js';
 
 export type Lang = 'en' | 'ru';
@@ -44,27 +45,6 @@ const LABELS_EN = {
 };
 
 export type LabelKey = keyof typeof LABELS_EN;
-export type KindKey = (typeof LOOKUP_KEYS)[keyof typeof LOOKUP_KEYS];
-/** The widget's own failure codes, beside the relay's `ErrorCode`s. */
-export type WidgetErrorCode = 'network_error' | 'timeout' | 'bad_answer' | 'unsafe_redirect';
-/**
- * Codes the payer can do nothing about but try later or tell the shop (the site's mistakes, a billing that is down or
- * does not accept the relay, a page whose origin the relay does not allow): `internal_error`'s text serves them all
- * (a page may still give one its own).
- */
-export type FaultCode =
-  | 'invalid_json'
-  | 'unsupported_media_type'
-  | 'payload_too_large'
-  | 'invalid_idempotency_key'
-  | 'idempotency_key_reused'
-  | 'not_found'
-  | 'not_ready'
-  | 'session_invalid'
-  | 'sessions_disabled'
-  | 'bad_answer'
-  | 'billing_error'
-  | 'origin_not_allowed';
 /** What the payer is told for each error code; `{wait}`: when to try again ("in 30 seconds"). */
 export type ErrorTexts = Record<Exclude<ErrorCode | WidgetErrorCode, FaultCode>, string> &
   Partial<Record<FaultCode, string>>;
@@ -75,10 +55,10 @@ export type ErrorTexts = Record<Exclude<ErrorCode | WidgetErrorCode, FaultCode>,
  */
 export interface Texts {
   labels: Record<LabelKey, string>;
-  kinds: Record<KindKey, string>;
+  kinds: Record<LookupKey, string>;
   problems: Record<FormProblemKey, string>;
   errors: ErrorTexts;
-  missing: Record<KindKey, string>;
+  missing: Record<LookupKey, string>;
   systems: Partial<Record<SystemId, string>>;
 }
 
@@ -262,10 +242,10 @@ export function langOf(el: Element): Lang {
  */
 export interface TextOverrides {
   labels?: Partial<Record<LabelKey, string>>;
-  kinds?: Partial<Record<KindKey, string>>;
+  kinds?: Partial<Record<LookupKey, string>>;
   problems?: Partial<Record<FormProblemKey, string>>;
   errors?: Partial<Texts['errors']>;
-  missing?: Partial<Record<KindKey, string>>;
+  missing?: Partial<Record<LookupKey, string>>;
   /** The payment systems' names in this language (`{A: 'Bank card'}`); they win over `label-a`, `label-b`, `label-c`. */
   systems?: Partial<Record<SystemId, string>>;
   /** The texts of `<billing-payment-methods>`: the keys of `PAYMENT_METHODS_TEXTS.en`. */
@@ -331,7 +311,7 @@ export function fill(text: string, values: Record<string, string>): string {
  * The text of a problem key (the relay sends keys, never sentences). "No agreement found" is worded for the lookup kind
  * in use; a key this version does not know gets the general "correct the highlighted fields".
  */
-export function problemOf(t: Texts, key: string, kind?: KindKey): string {
+export function problemOf(t: Texts, key: string, kind?: LookupKey): string {
   if (key === 'agreement_not_found' && kind) return t.missing[kind];
   return (t.problems as Record<string, string>)[key] ?? t.errors.validation_failed;
 }

@@ -8,8 +8,8 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { PaymentRequest } from '../eps/request.js';
-import { toPayError } from './billing-element.js';
-import { isSafeRedirect, newIdempotencyKey, PayError, postPayment } from './relay-client.js';
+import { PayError, toPayError } from './pay-error.js';
+import { isSafeRedirect, newIdempotencyKey, postPayment } from './relay-client.js';
 
 /** Where a submit is: an invalid form or a failed request ends in `error`; a cancelled one goes back to `idle`. */
 export type SubmitState = 'idle' | 'validating' | 'sending' | 'redirecting' | 'error';

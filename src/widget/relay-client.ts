@@ -7,35 +7,7 @@ import { isRecord } from '../eps/is-record.js';
 import type { ErrorAnswer, OfferedSystem, PaymentAnswer, PaymentOptions } from '../eps/relay-api.js';
 import { SYSTEM_IDS } from '../eps/systems.js';
 import { isPaymentPage } from '../eps/url.js';
-import type { WidgetErrorCode } from './i18n.js';
-
-export type PayErrorType = 'validation' | 'network' | 'relay' | 'billing';
-
-/**
- * A failure's code: the relay's (`ErrorCode`; a newer relay's code is kept as it came, and gets the general text),
- * `http_<status>` for an answer that is not the relay's (a proxy's), or the widget's own.
- */
-export type PayErrorCode = ErrorCode | WidgetErrorCode | `http_${number}`;
-
-export class PayError extends Error {
-  constructor(
-    readonly type: PayErrorType,
-    /** The relay's error code, or the widget's own: `network_error`, `timeout`, `bad_answer`, `unsafe_redirect`. */
-    readonly code: PayErrorCode,
-    message: string,
-    options: { fields?: Record<string, string>; retryAfter?: number; cause?: unknown } = {},
-  ) {
-    super(message, { cause: options.cause });
-    this.name = 'PayError';
-    this.fields = options.fields;
-    this.retryAfter = options.retryAfter;
-  }
-
-  /** Field path → problem key. */
-  readonly fields?: Record<string, string>;
-  /** The relay's `Retry-After`, in seconds. */
-  readonly retryAfter?: number;
-}
+import { PayError, type PayErrorType } from './pay-error.js';
 
 /** How long one request may take before it counts as a network failure. */
 export const REQUEST_TIMEOUT_MS = 30_000;

@@ -1,5 +1,6 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import sinon from 'sinon';
+import { LOOKUPS } from '../../src/eps/lookup.js';
 import { BillingPay } from '../../src/widget/billing-pay.js';
 import {
   CONFIG,
@@ -181,6 +182,10 @@ describe('<billing-pay>', () => {
       await select(el, 'Find the agreement by', 'E-mail');
       expect(control(el, 'Agreement number')).to.equal(null);
       expect(field(el, 'E-mail').type).to.equal('email');
+      expect(field(el, 'E-mail').maxLength, "the model's limit for the kind").to.equal(LOOKUPS[7].maxLength);
+      await select(el, 'Find the agreement by', 'Agreement number');
+      expect(field(el, 'Agreement number').maxLength).to.equal(LOOKUPS[5].maxLength);
+      await select(el, 'Find the agreement by', 'E-mail');
       await type(el, 'Amount', '10');
       await type(el, 'E-mail', 'client@example.com');
       const body = (await sent(el)) as Record<string, unknown>;

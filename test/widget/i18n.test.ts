@@ -1,11 +1,11 @@
 import { expect } from '@open-wc/testing';
-import { LOOKUP_KEYS } from '../../src/eps/lookup.js';
+import { LOOKUPS } from '../../src/eps/lookup.js';
 import { FORM_PROBLEM_TEXTS_EN, PROBLEM_TEXTS_EN } from '../../src/eps/messages.js';
 import { langOf, langTagOf, problemIn, problemOf, resolveTexts, TEXTS } from '../../src/widget/i18n.js';
 
 describe('texts', () => {
   it('has every label, lookup kind, problem key, error and not-found text in English and Russian', () => {
-    const kinds = [...new Set(Object.values(LOOKUP_KEYS))].sort();
+    const kinds = [...new Set(Object.values(LOOKUPS).map((l) => l.key))].sort();
     for (const lang of ['en', 'ru'] as const) {
       const t = TEXTS[lang];
       expect(Object.keys(t.labels).sort()).to.deep.equal(Object.keys(TEXTS.en.labels).sort());

@@ -1,6 +1,7 @@
 import { expect } from '@open-wc/testing';
 import sinon from 'sinon';
-import { isSafeRedirect, newIdempotencyKey, PayError, postPayment, relayUrl } from '../../src/widget/relay-client.js';
+import { PayError } from '../../src/widget/pay-error.js';
+import { isSafeRedirect, newIdempotencyKey, postPayment, relayUrl } from '../../src/widget/relay-client.js';
 
 describe('relay client', () => {
   it('opens only https, or http on this machine, and never an address with credentials', () => {

@@ -4,7 +4,7 @@
  */
 import { html } from 'hono/html';
 import { formatMinorUnits } from '../../eps/amount.js';
-import { LOOKUP_KEYS } from '../../eps/lookup.js';
+import { LOOKUPS } from '../../eps/lookup.js';
 import { TRIGGER_TEXT } from '../billing/autopayments.js';
 import type { Html } from './layout.js';
 import { METHOD_ACTIVE, type Payment, type PaymentMethod } from '../billing/records.js';
@@ -130,7 +130,7 @@ export function methodRow(store: SandboxStore, method: PaymentMethod, cardOf?: n
 }
 
 export function paymentRow(payment: Payment): Html {
-  const how = `${LOOKUP_KEYS[payment.agreement_param_id]} = ${payment.agreement_param_value}`;
+  const how = `${LOOKUPS[payment.agreement_param_id].key} = ${payment.agreement_param_value}`;
   return html`<tr><td>${payment.payment_id}</td><td>${payment.system}</td><td class="num">${money(payment.amount)}</td>
 <td>${payment.status}${payment.status === 'succeeded' && !payment.credited ? ' (test payment cancelled)' : ''}</td><td>${how}</td><td>${payment.created_at}</td></tr>`;
 }

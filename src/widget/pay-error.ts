@@ -1,0 +1,79 @@
+/**
+ * The widget's failures: one error type (`PayError`) of a small closed set of types, the widget's own codes beside the
+ * relay's, and the one function that words a failure for the payer. Both elements use it.
+ */
+import type { ErrorCode } from '../eps/errors.js';
+import { fill } from './i18n.js';
+
+/** The widget's own failure codes, beside the relay's `ErrorCode`s. */
+export const WIDGET_ERROR_CODES = ['network_error', 'timeout', 'bad_answer', 'unsafe_redirect'] as const;
+export type WidgetErrorCode = (typeof WIDGET_ERROR_CODES)[number];
+
+/**
+ * Codes the payer can do nothing about but try later or tell the shop (the site's mistakes, a billing that is down or
+ * does not accept the relay, a page whose origin the relay does not allow): `internal_error`'s text serves them all
+ * (a page may still give one its own).
+ */
+export const FAULT_CODES = [
+  'invalid_json',
+  'unsupported_media_type',
+  'payload_too_large',
+  'invalid_idempotency_key',
+  'idempotency_key_reused',
+  'not_found',
+  'not_ready',
+  'session_invalid',
+  'sessions_disabled',
+  'bad_answer',
+  'billing_error',
+  'origin_not_allowed',
+] as const satisfies readonly (ErrorCode | WidgetErrorCode)[];
+export type FaultCode = (typeof FAULT_CODES)[number];
+
+export type PayErrorType = 'validation' | 'network' | 'relay' | 'billing';
+
+/**
+ * A failure's code: the relay's (`ErrorCode`; a newer relay's code is kept as it came, and gets the general text),
+ * `http_<status>` for an answer that is not the relay's (a proxy's), or the widget's own.
+ */
+export type PayErrorCode = ErrorCode | WidgetErrorCode | `http_${number}`;
+
+export class PayError extends Error {
+  constructor(
+    readonly type: PayErrorType,
+    /** The relay's error code, or the widget's own (`WIDGET_ERROR_CODES`). */
+    readonly code: PayErrorCode,
+    message: string,
+    options: { fields?: Record<string, string>; retryAfter?: number; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'PayError';
+    this.fields = options.fields;
+    this.retryAfter = options.retryAfter;
+  }
+
+  /** Field path → problem key. */
+  readonly fields?: Record<string, string>;
+  /** The relay's `Retry-After`, in seconds. */
+  readonly retryAfter?: number;
+}
+
+/** Any failure as a `PayError` (an unexpected one is an `internal_error` that keeps its cause). */
+export function toPayError(error: unknown): PayError {
+  return error instanceof PayError ? error : new PayError('relay', 'internal_error', String(error), { cause: error });
+}
+
+/**
+ * What the payer is told of a failure: the text of its code in `texts`, else `fallback`, with `{wait}` filled in
+ * (when to try again: the relay's `Retry-After`, else a minute) in the words of `locale`.
+ */
+export function errorText(
+  texts: Partial<Record<string, string>>,
+  failure: PayError,
+  locale: string,
+  fallback: string,
+): string {
+  const seconds = failure.retryAfter ?? 60;
+  const [count, unit] = seconds >= 60 ? [Math.ceil(seconds / 60), 'minute' as const] : [seconds, 'second' as const];
+  return fill(texts[failure.code] ?? fallback, { wait: new Intl.RelativeTimeFormat(locale).format(count, unit) });
+}
