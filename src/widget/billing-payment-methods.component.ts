@@ -5,7 +5,7 @@ import styles from './billing-payment-methods.styles.js';
 import { emit } from './events.js';
 import { fill, TEXTS, type Lang, type Texts } from './i18n.js';
 import { LocalizeController } from './localize.js';
-import { PAYMENT_METHODS_TEXTS, type PaymentMethodsTexts } from './payment-methods.i18n.js';
+import { PAYMENT_METHODS_TEXTS, type PaymentMethodsTexts } from './i18n.js';
 import { errorText, toPayError, type PayError } from './pay-error.js';
 import type { ReadyState } from './readiness.js';
 import { disablePaymentMethod, fetchPaymentMethods, type SavedPaymentMethod } from './session-client.js';

@@ -7,7 +7,7 @@ import { expect, html, oneEvent } from '@open-wc/testing';
 import sinon from 'sinon';
 import { BillingPay } from '../../src/widget/billing-pay.js';
 import { TEXTS, type TextsOption } from '../../src/widget/i18n.js';
-import { PAYMENT_METHODS_TEXTS } from '../../src/widget/payment-methods.i18n.js';
+import { PAYMENT_METHODS_TEXTS } from '../../src/widget/i18n.js';
 import {
   control,
   cyrillicShare,

@@ -1,0 +1,114 @@
+/**
+ * The widget's English texts: `<billing-pay>`'s (`EN`: every label, status and error, every lookup kind and every
+ * problem key a form the widget sends can have, `FORM_PROBLEM_TEXTS_EN` — any other gets "correct the highlighted
+ * fields") and `<billing-payment-methods>`'s (`METHODS_EN`). Their keys are those of every language.
+ */
+import { FORM_PROBLEM_TEXTS_EN } from '../../eps/messages.js';
+import type { Texts } from './types.js';
+
+export const LABELS_EN = {
+  form: 'Payment',
+  system: 'Payment system',
+  system_name: 'System {id}',
+  amount: 'Amount',
+  amount_currency: 'Amount, {currency}',
+  lookup_kind: 'Find the agreement by',
+  email: 'E-mail for receipt',
+  phone: 'Phone',
+  name: 'Name',
+  comment: 'Comment',
+  optional: 'optional',
+  save: 'Save payment method',
+  autopay: 'Connect autopayments',
+  autopay_hint: 'A saved payment method is always used for autopayments.',
+  link_only: 'Only link the card (no charge)',
+  link_only_hint: 'A test payment is made and then cancelled.',
+  pay: 'Pay',
+  link: 'Link card',
+  sending: 'Sending the payment…',
+  redirecting: 'Opening the payment page…',
+  loading: 'Loading payment options…',
+  card_note: 'You pay on the payment system’s own page; card details are never entered here.',
+  return_url: 'Return address',
+  error_config: 'Payment options could not be loaded.',
+  retry: 'Try again',
+  other_system: 'You can also choose another payment system.',
+  no_systems: 'No payment system is available.',
+};
+
+const FIX_EN = 'Please correct the highlighted fields.';
+const BUSY_EN = 'The payment service is busy. Try again {wait}.';
+const LATE_EN = 'No answer came in time: the payment may have been made. Check before paying again.';
+
+export const EN: Texts = {
+  labels: LABELS_EN,
+  kinds: {
+    login: 'Login',
+    full_name: 'Full name',
+    agreement_number: 'Agreement number',
+    accounting_code: 'Agreement code',
+    email: 'E-mail',
+    account_number: 'Account number',
+    client_id: 'Client ID',
+    agreement_id: 'Agreement ID',
+    invoice_id: 'Invoice number',
+    taxpayer_number: 'Taxpayer number (INN)',
+  },
+  problems: FORM_PROBLEM_TEXTS_EN,
+  errors: {
+    validation_failed: FIX_EN,
+    agreement_not_found: FIX_EN,
+    internal_error: 'A fault on this site stopped the payment. Try again later or contact the shop.',
+    idempotency_in_flight: 'Your payment is still being processed. Try again {wait}.',
+    idempotency_outcome_unknown:
+      'Your earlier attempt could not be confirmed: it may have been paid. Check your balance before you pay again.',
+    rate_limited: 'Too many attempts. Try again {wait}.',
+    billing_rejected: 'The payment system did not accept this payment.',
+    billing_unavailable: BUSY_EN,
+    store_unavailable: BUSY_EN,
+    // The billing may have acted: never invite a blind second payment.
+    billing_timeout: LATE_EN,
+    timeout: LATE_EN,
+    network_error: 'The payment service could not be reached. Check the connection and try again.',
+    unsafe_redirect: 'The payment page address is not safe, so it was not opened.',
+  },
+  missing: {
+    login: 'No client with this login.',
+    full_name: 'No client with this name.',
+    agreement_number: 'No agreement with this number.',
+    accounting_code: 'No agreement with this code.',
+    email: 'No client with this e-mail.',
+    account_number: 'No account with this number.',
+    client_id: 'No client with this ID.',
+    agreement_id: 'No agreement with this ID.',
+    invoice_id: 'No invoice with this number.',
+    taxpayer_number: 'No client with this taxpayer number.',
+  },
+  systems: {},
+};
+
+export const METHODS_EN = {
+  list: 'Saved payment methods',
+  loading: 'Loading saved payment methods…',
+  empty: 'No saved payment methods.',
+  method: 'Payment method {id}',
+  bank_card: 'Bank card',
+  autopay_on: 'Autopayment on',
+  autopay_off: 'Autopayment off',
+  disable: 'Disable autopayment',
+  disable_for: 'Disable autopayment for {title}',
+  question:
+    'Disable autopayment with {title}? The method is no longer saved; to pay automatically again, save it with your next payment.',
+  confirm: 'Disable',
+  keep: 'Keep',
+  keep_for: 'Keep autopayment for {title}',
+  disabling: 'Disabling autopayment…',
+  disabled: 'Autopayment with {title} is disabled.',
+  retry: 'Try again',
+  error_session: 'Your session has expired; reload the page.',
+  error_load: 'Saved payment methods could not be loaded.',
+  error_disable: 'The autopayment could not be disabled. Try again later.',
+  error_gone: 'This payment method is no longer saved.',
+  error_network: 'The payment service could not be reached. Check the connection and try again.',
+  error_timeout: 'The payment service did not answer in time. Try again.',
+};

@@ -1,0 +1,61 @@
+/** The shapes of the widget's texts: one language's texts, and what a page may override. */
+import type { ErrorCode } from '../../eps/errors.js';
+import type { LookupKey } from '../../eps/lookup.js';
+import type { FormProblemKey } from '../../eps/messages.js';
+import type { SystemId } from '../../eps/systems.js';
+import type { FaultCode, WidgetErrorCode } from '../pay-error.js';
+import type { LABELS_EN, METHODS_EN } from './en.js';
+
+export type Lang = 'en' | 'ru';
+
+export type LabelKey = keyof typeof LABELS_EN;
+/** What the payer is told for each error code; `{wait}`: when to try again ("in 30 seconds"). */
+export type ErrorTexts = Record<Exclude<ErrorCode | WidgetErrorCode, FaultCode>, string> &
+  Partial<Record<FaultCode, string>>;
+
+/**
+ * One language: labels, the names of the lookup kinds, the problem keys of a form, what the payer is told for each
+ * error code, the "no agreement found" text of each lookup kind, and the payment systems' names (none built in).
+ */
+export interface Texts {
+  labels: Record<LabelKey, string>;
+  kinds: Record<LookupKey, string>;
+  problems: Record<FormProblemKey, string>;
+  errors: ErrorTexts;
+  missing: Record<LookupKey, string>;
+  systems: Partial<Record<SystemId, string>>;
+}
+
+/** The texts of `<billing-payment-methods>` in one language; `{title}` is the method's name as shown in the list. */
+export type PaymentMethodsTexts = typeof METHODS_EN;
+
+/**
+ * Any of the texts of one language, each optional: what a page overrides. One object serves both elements:
+ * `<billing-pay>` reads `labels`, `kinds`, `problems`, `errors`, `missing` and `systems`; `<billing-payment-methods>` reads
+ * `methods` (and the one label it shares: `system_name`).
+ */
+export interface TextOverrides {
+  labels?: Partial<Record<LabelKey, string>>;
+  kinds?: Partial<Record<LookupKey, string>>;
+  problems?: Partial<Record<FormProblemKey, string>>;
+  errors?: Partial<Texts['errors']>;
+  missing?: Partial<Record<LookupKey, string>>;
+  /** The payment systems' names in this language (`{A: 'Bank card'}`); they win over `label-a`, `label-b`, `label-c`. */
+  systems?: Partial<Record<SystemId, string>>;
+  /** The texts of `<billing-payment-methods>`: the keys of `PAYMENT_METHODS_TEXTS.en`. */
+  methods?: Partial<PaymentMethodsTexts>;
+}
+
+/**
+ * What a page may set as the `texts` property (or, as JSON, the `texts` attribute): overrides for every language
+ * (`{labels: {pay: 'Pay now'}}`), or per language tag (`{ru: {labels: {…}}, de: {labels: {…}, kinds: {…}}}`).
+ * A tag that is not built in (`de`) becomes a language of its own: its overrides on top of English.
+ */
+export type TextsOption = TextOverrides | Record<string, TextOverrides>;
+
+/** The texts and the locale (for `Intl`) an element speaks in. */
+export interface Speech<T = Texts> {
+  /** The locale of the texts, for `Intl` (`'ru-RU'`, `'de'`, `'en'`). */
+  locale: string;
+  t: T;
+}
