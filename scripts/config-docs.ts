@@ -7,6 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CONFIG_GROUPS, VARIABLES, type ConfigGroup, type Variable } from '../src/relay/config-variables.js';
+import { envExample } from '../src/relay/env-example.js';
 
 const START = '<!-- config:start -->';
 const END = '<!-- config:end -->';
@@ -37,22 +38,8 @@ export function configTables(): string {
     .join('\n\n');
 }
 
-/** `.env.example`: every variable, grouped, each with its meaning; required and secret ones left for the merchant. */
-export function envExample(): string {
-  const plain = (markdown: string) => markdown.replace(/\*\*|`/g, '');
-  const lines = [
-    '# The relay’s configuration (made by scripts/config-docs.ts from src/relay/config-variables.ts).',
-    '# cp .env.example .env, then fill in the required values; a variable set in the environment wins over .env.',
-  ];
-  for (const group of Object.keys(CONFIG_GROUPS) as ConfigGroup[]) {
-    lines.push('', `# --- ${CONFIG_GROUPS[group]} ---`);
-    for (const [name, v] of entries.filter(([, v]) => v.group === group)) {
-      const tags = [v.required && 'required', v.secret && 'secret'].filter(Boolean).join(', ');
-      lines.push(`# ${tags ? `(${tags}) ` : ''}${plain(v.description)}.`, `${name}=${v.default ?? v.example ?? ''}`);
-    }
-  }
-  return `${lines.join('\n')}\n`;
-}
+/** `.env.example`: made by the relay itself too (`billing-pay-relay init`), so its one generator lives beside it. */
+export { envExample };
 
 export function withConfigTables(readme: string): string {
   const start = readme.indexOf(START);

@@ -1,6 +1,7 @@
 /**
- * The relay's Node entry point: `npm run relay` starts it from the environment (and `.env`). `npm run build` bundles
- * it, with its server dependencies, into `dist/relay/server.js` (the `billing-pay-relay` bin).
+ * The relay's Node entry point: `npm run relay` starts it from the environment (and `.env`); its command line
+ * (`--help`, `--version`, `init`) is cli.ts. `npm run build` bundles it, with its server dependencies, into
+ * `dist/relay/server.js` (the `billing-pay-relay` bin).
  * `startRelay` is also what `npm start` and the integration tests use.
  */
 import { existsSync, realpathSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Logger } from 'pino';
 import { createRelayApp } from './app.js';
 import { BillingClient, longestAuthorizedCallMs } from './billing/client.js';
+import { runCommandLine } from './cli.js';
 import { ConfigError, loadConfig, type RelayConfig } from './config.js';
 import { RedisIdempotencyStore } from './idempotency/redis-store.js';
 import { openSqliteStore } from './idempotency/sqlite-store.js';
@@ -139,4 +141,8 @@ async function main() {
 }
 
 // realpath: `npx billing-pay-relay` runs this file through a symlink in node_modules/.bin.
-if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) await main();
+if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) {
+  const commandLine = runCommandLine(process.argv.slice(2));
+  if (commandLine === 'start') await main();
+  else process.exitCode = commandLine.exitCode;
+}

@@ -3,8 +3,9 @@
  * - the production recipe: `npm ci && npm run build && npm prune --omit=dev`, then `npm run sandbox` and `npm run relay`
  *   (configured by `.env`, one variable overridden by the environment) take a payment through to the sandbox's page;
  * - the widget package: `npm pack`, installed into a fresh project: its dependency list and size, every documented
- *   entry point, a session signed with `billing-pay/relay/session`, a type-checked file importing them all, and
- *   `npx billing-pay-relay` running from it with no server package installed.
+ *   entry point, a session signed with `billing-pay/relay/session`, a type-checked file importing them all,
+ *   `.env.example`, and `npx billing-pay-relay` (`--help`, `init`, the relay) running from it with no server package
+ *   installed.
  * Installs reuse the npm cache (`--prefer-offline`); this file takes about 2 minutes on 2 busy cores, most of it
  * `npm ci` and `npm run build`.
  */
@@ -27,6 +28,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createHash } from 'node:crypto';
+import { VARIABLES } from '../../src/relay/config-variables.js';
+import { envExample } from '../../src/relay/env-example.js';
 import { verifyClientSession } from '../../src/relay/session.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { SHOP, paymentA } from '../relay/harness.js';
@@ -234,6 +237,21 @@ export { pay, methods, session, BillingPayReact };
           throw new Error(`tsc: ${error.stdout}`);
         }),
       );
+    });
+
+    it('ships .env.example; `npx billing-pay-relay --help` lists every variable, `init` writes a starter .env', async () => {
+      assert.equal(readFileSync(join(consumer, 'node_modules/billing-pay/.env.example'), 'utf8'), envExample());
+      const npx = (args: string[], cwd: string) =>
+        run('npx', ['--no-install', 'billing-pay-relay', ...args], {
+          cwd,
+          env: { ...process.env, npm_config_update_notifier: 'false' },
+        });
+      const { stdout: help } = await npx(['--help'], consumer);
+      for (const name of Object.keys(VARIABLES)) assert.match(help, new RegExp(`^  ${name}\\b`, 'm'));
+      const config = join(consumer, 'relay-config');
+      mkdirSync(config);
+      await npx(['init'], config);
+      assert.match(readFileSync(join(config, '.env'), 'utf8'), /^SESSION_SECRET=[\w-]{43,}$/m);
     });
 
     it('runs `npx billing-pay-relay` from the package, with no server package installed, serving the widget', async () => {

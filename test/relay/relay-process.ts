@@ -8,8 +8,12 @@ import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { freePort } from './redis-server.js';
 import { waitFor } from './harness.js';
+
+/** The relay `npm run build` makes: the package's `billing-pay-relay` bin. */
+export const BUILT_RELAY = fileURLToPath(new URL('../../dist/relay/server.js', import.meta.url));
 
 export interface RelayProcess {
   readonly url: string;
@@ -29,16 +33,18 @@ export function storeFile(parent = tmpdir()): string {
 /**
  * Starts a relay process and resolves once it listens; `env` is its whole environment (besides PATH and PORT). From
  * its source, or `built`: the bundle `npm run build` makes (`npm run relay`), without tsx's compiler in its memory.
+ * `cwd`: where it starts (and reads `.env`), the built relay only.
  */
 export async function spawnRelay(
   env: Record<string, string>,
   port?: number,
-  { built = false } = {},
+  { built = false, cwd }: { built?: boolean; cwd?: string } = {},
 ): Promise<RelayProcess> {
   port ??= await freePort();
   let output = '';
-  const entry = built ? ['dist/relay/server.js'] : ['--import', 'tsx', 'src/relay/server.ts'];
+  const entry = built ? [BUILT_RELAY] : ['--import', 'tsx', 'src/relay/server.ts'];
   const child = spawn(process.execPath, entry, {
+    cwd,
     env: { PATH: process.env.PATH ?? '', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
