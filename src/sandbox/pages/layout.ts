@@ -5,6 +5,7 @@
  */
 import { html, raw } from 'hono/html';
 import type { Agreement } from '../billing/records.js';
+import type { PageTexts } from './texts.js';
 
 export type Html = ReturnType<typeof html>;
 
@@ -57,9 +58,9 @@ fieldset.cards{border:0;padding:0;margin:0 0 1.25rem;display:grid;gap:.35rem}
 fieldset.cards legend{color:var(--muted);padding:0;margin-bottom:.35rem}
 `;
 
-export function page(title: string, body: Html, wide = false): Html {
+export function page(t: PageTexts, title: string, body: Html, wide = false): Html {
   return html`<!doctype html>
-<html lang="en">
+<html lang="${t.lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -67,7 +68,7 @@ export function page(title: string, body: Html, wide = false): Html {
 <link rel="stylesheet" href="/sandbox.css">
 </head>
 <body>
-<header class="bar">Billing sandbox <span>· test data only, no real money moves</span></header>
+<header class="bar">${t.layout.sandbox} <span>${t.layout.testOnly}</span></header>
 <main${wide ? raw(' class="wide"') : ''}>
 ${body}
 </main>
@@ -76,20 +77,21 @@ ${body}
 }
 
 /** How an agreement is named inside a sentence: its number ("AG-1001"), or "offer agreement 1003" when it has none. */
-export function agreementLabel(agreement: Agreement | undefined): string {
-  if (!agreement) return 'unknown agreement';
-  return agreement.agreement_number ?? `offer agreement ${agreement.agreement_id}`;
+export function agreementLabel(t: PageTexts, agreement: Agreement | undefined): string {
+  if (!agreement) return t.agreement.unknown;
+  return agreement.agreement_number ?? t.agreement.offer(agreement.agreement_id);
 }
 
 /** How an agreement is named in a heading: "Agreement AG-1001", or "Offer agreement 1003" when it has no number. */
-export function agreementTitle(agreement: Agreement): string {
+export function agreementTitle(t: PageTexts, agreement: Agreement): string {
   return agreement.agreement_number
-    ? `Agreement ${agreement.agreement_number}`
-    : `Offer agreement ${agreement.agreement_id}`;
+    ? t.agreement.numbered(agreement.agreement_number)
+    : t.agreement.offerTitle(agreement.agreement_id);
 }
 
-export function messagePage(title: string, message: string): Html {
+export function messagePage(t: PageTexts, title: string, message: string): Html {
   return page(
+    t,
     title,
     html`<section class="card" aria-labelledby="title"><h1 id="title">${title}</h1><p>${message}</p></section>`,
   );
