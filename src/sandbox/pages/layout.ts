@@ -21,9 +21,10 @@ main.wide{max-width:60rem}
 h1{font-size:1.5rem;margin:0 0 1rem}
 h2{font-size:1.2rem;margin:0 0 .75rem}
 h3{font-size:1rem;margin:1.25rem 0 .5rem}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.4rem 1rem;margin:0 0 1.25rem}
+dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.4rem 1rem;margin:0 0 1.25rem}
 dt{color:var(--muted)}
-dd{margin:0;overflow-wrap:anywhere}
+dd{margin:0;overflow-wrap:break-word}
+@media (max-width:30rem){.card{padding:1rem}dl{grid-template-columns:minmax(0,1fr);gap:0}dd{margin-bottom:.5rem}}
 .note{color:var(--muted);font-size:.9rem}
 .actions{display:flex;gap:.75rem;flex-wrap:wrap}
 button,.button{font:inherit;font-weight:600;padding:.65rem 1.4rem;border-radius:.5rem;border:2px solid var(--accent);cursor:pointer;text-decoration:none;display:inline-block}
