@@ -80,7 +80,7 @@ ${store.subscriptionsOf(id).map((s) => {
   const current = s.versions.at(-1)!;
   const tariff = store.tariffs.get(current.tariff_id);
   const period = tariff?.periods.find((p) => p.period_id === current.period_id);
-  return html`<p>${t.card.subscriptionLine(s.subscription_id)}: ${current.description || t.card.noDescription} · ${tariff?.name ?? t.card.tariff(current.tariff_id)}, ${period?.name ?? t.card.period(current.period_id)} · ${t.card.versionFrom(current.version, current.starts_at)} · <span class="${STATE_CLASS[s.billing.state]}">${t.card.state_[s.billing.state]}</span></p>`;
+  return html`<p>${t.card.subscription(s.subscription_id)}: ${current.description || t.card.noDescription} · ${tariff?.name ?? t.card.tariff(current.tariff_id)}, ${period?.name ?? t.card.period(current.period_id)} · ${t.card.versionFrom(current.version, current.starts_at)} · <span class="${STATE_CLASS[s.billing.state]}">${t.card.state_[s.billing.state]}</span></p>`;
 })}`;
 }
 

@@ -67,7 +67,6 @@ export interface PageTexts {
     balanceLabel: string;
     recommended: string;
     openCard(label: string): string;
-    subscriptionLine(id: number): string;
     noDescription: string;
     tariff(id: number): string;
     period(id: number): string;
@@ -220,7 +219,6 @@ const en: PageTexts = {
     balanceLabel: 'Balance',
     recommended: 'Recommended payment',
     openCard: (label) => `Open the client card of ${label}`,
-    subscriptionLine: (id) => `Subscription ${id}`,
     noDescription: 'no description',
     tariff: (id) => `tariff ${id}`,
     period: (id) => `period ${id}`,
@@ -388,7 +386,6 @@ const ru: PageTexts = {
     balanceLabel: 'Баланс',
     recommended: 'Рекомендуемый платёж',
     openCard: (label) => `Открыть карточку клиента: ${label}`,
-    subscriptionLine: (id) => `Подписка ${id}`,
     noDescription: 'без описания',
     tariff: (id) => `тариф ${id}`,
     period: (id) => `период ${id}`,
