@@ -17,7 +17,10 @@ import { errorBody } from './http.js';
 import { OperationError } from './operations.js';
 import { adminPages } from './pages/admin.js';
 import { hostedPages } from './pages/hosted-pages.js';
+import { textsFor } from './pages/language.js';
 import { messagePage, SANDBOX_CSS } from './pages/layout.js';
+import { PageRefusal } from './pages/refusal.js';
+import { TEXTS } from './pages/texts.js';
 import { createSandboxState, type SandboxState } from './state.js';
 
 /** The sandbox's options (but where it listens, which the server decides), and that address once it listens. */
@@ -32,6 +35,8 @@ const HTML_HEADERS = {
   // `same-origin`, not `no-referrer`: the pages' own form posts then carry their Origin (cross-site.ts).
   'Referrer-Policy': 'same-origin',
   'Cache-Control': 'no-store',
+  // The pages speak the client's language (pages/language.ts).
+  Vary: 'Accept-Language',
 };
 
 export function createSandboxApp(
@@ -71,7 +76,8 @@ export function createSandboxApp(
 
   app.notFound((c) => {
     if (answersJson(c.req.path)) return c.json(errorBody(404, 'no such endpoint'), 404);
-    return c.html(messagePage('Not found', 'There is no page at this address.'), 404);
+    const t = textsFor(c);
+    return c.html(messagePage(t, t.refusal.notFound, t.refusal.noPage), 404);
   });
 
   // Every refusal of every part: JSON for the APIs, a page for people; an unexpected error is logged and answered 500.
@@ -87,7 +93,10 @@ export function createSandboxApp(
     const headers: Record<string, string> = {};
     if (error instanceof HTTPException) error.res?.headers.forEach((value, name) => (headers[name] = value));
     if (answersJson(c.req.path)) return c.json(errorBody(status, message), status, headers);
-    return c.html(messagePage(status === 404 ? 'Not found' : 'Request refused', message), status, headers);
+    // A page's own refusal speaks the client's language; the sandbox's controls answer in English.
+    const t = error instanceof PageRefusal ? (error.texts ?? textsFor(c)) : TEXTS.en;
+    if (error instanceof PageRefusal) message = t.refusal[error.key];
+    return c.html(messagePage(t, status === 404 ? t.refusal.notFound : t.refusal.refused, message), status, headers);
   });
   return app;
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createSandboxState } from '../../src/sandbox/state.js';
 import { agreementPage } from '../../src/sandbox/pages/card-pages.js';
 import { spanText } from '../../src/sandbox/pages/clock-panel.js';
+import { TEXTS } from '../../src/sandbox/pages/texts.js';
 import {
   AUTOPAY_A,
   INTERNET,
@@ -447,7 +448,7 @@ describe('sandbox client card', () => {
   it('a running clock says whether it was moved, and how far', async () => {
     const state = createSandboxState({ clock: { start: T0 } });
     const clockState = async () =>
-      value(String(await agreementPage(state, state.store.agreements.get(1001)!)), 'clock-state');
+      value(String(await agreementPage(state, TEXTS.en, state.store.agreements.get(1001)!)), 'clock-state');
     assert.equal(await clockState(), 'runs with real time');
     state.scheduler.advance('P1D');
     state.scheduler.advance('PT2H30M');

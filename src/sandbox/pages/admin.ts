@@ -13,7 +13,10 @@ import { refuseCrossSite } from '../cross-site.js';
 import { limitBody } from '../http.js';
 import type { ReportedJump } from './clock-panel.js';
 import { OperationError, disableMethod, freezeClock, moveClock, reset, unfreezeClock } from '../operations.js';
+import { textsFor } from './language.js';
 import { messagePage } from './layout.js';
+import { PageRefusal } from './refusal.js';
+import { TEXTS } from './texts.js';
 import { recordId } from '../billing/records.js';
 import type { ClockJump } from '../billing/scheduler.js';
 import type { SandboxState } from '../state.js';
@@ -34,9 +37,11 @@ export function adminPages(state: SandboxState, auth: MiddlewareHandler, publicU
   };
   const form = [refuseCrossSite(publicUrl), auth, limitBody(4)] as const;
 
-  routes.get('/', (c) => c.html(homePage(state, jumpOf(c))));
+  routes.get('/', (c) => c.html(homePage(state, textsFor(c), jumpOf(c))));
 
-  routes.get('/agreements/:id', (c) => c.html(agreementPage(state, agreementOf(c.req.param('id')), jumpOf(c))));
+  routes.get('/agreements/:id', (c) =>
+    c.html(agreementPage(state, textsFor(c), agreementOf(c.req.param('id')), jumpOf(c))),
+  );
 
   routes.post('/agreements/:id/payment-methods/:method/disable', ...form, (c) => {
     const agreement = agreementOf(c.req.param('id'));
@@ -58,7 +63,7 @@ export function adminPages(state: SandboxState, auth: MiddlewareHandler, publicU
       jump = moveClock(state, { advance: field('advance'), to: field('to') });
     } catch (error) {
       if (!(error instanceof OperationError)) throw error;
-      return c.html(messagePage('The clock did not move', error.message), 400);
+      return c.html(messagePage(TEXTS.en, 'The clock did not move', error.message), 400);
     }
     const number = nextJump++;
     jumps.set(number, { ...jump, number });
@@ -78,7 +83,7 @@ export function adminPages(state: SandboxState, auth: MiddlewareHandler, publicU
   function agreementOf(text: string | undefined) {
     const id = recordId(text);
     const agreement = id === undefined ? undefined : store.agreements.get(id);
-    if (!agreement) throw new HTTPException(404, { message: 'There is no agreement with this id.' });
+    if (!agreement) throw new PageRefusal(404, 'noAgreement');
     return agreement;
   }
   return routes;

@@ -1,13 +1,15 @@
 /**
  * The sandbox clock on the pages: the panel that shows the sandbox time and the forms that move it, stop it, let it
  * run or reset the sandbox (all posted to the routes of `admin.ts`); and, after a move made with those forms, the
- * status message that says what the billing did on the way. Plain forms, no script.
+ * status message that says what the billing did on the way. Plain forms, no script; in English, as the sandbox's own
+ * controls.
  */
 import { html } from 'hono/html';
 import { formatMinorUnits, toMinorUnits } from '../../eps/amount.js';
 import { DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS, timestamp } from '../billing/calendar.js';
 import type { SandboxClock } from '../billing/clock.js';
 import { agreementLabel, type Html } from './layout.js';
+import { TEXTS } from './texts.js';
 import type { Agreement, BillingEvent, BillingEventKind } from '../billing/records.js';
 import type { ClockJump } from '../billing/scheduler.js';
 import type { SandboxStore } from '../billing/store.js';
@@ -97,8 +99,9 @@ export function jumpStatus(store: SandboxStore, jump: ReportedJump, agreement?: 
   const to = Date.parse(jump.to);
   const events = agreement ? jump.events.filter((e) => e.agreement_id === agreement.agreement_id) : jump.events;
   const others = jump.events.length - events.length;
-  const where = agreement ? ` for ${agreementLabel(agreement)}` : '';
-  const prefix = (e: BillingEvent) => (agreement ? '' : `${agreementLabel(store.agreements.get(e.agreement_id))}: `);
+  const where = agreement ? ` for ${agreementLabel(TEXTS.en, agreement)}` : '';
+  const prefix = (e: BillingEvent) =>
+    agreement ? '' : `${agreementLabel(TEXTS.en, store.agreements.get(e.agreement_id))}: `;
   return html`<section class="card notice" role="status" aria-labelledby="jump">
 <h2 id="jump">${to > from ? `The clock moved ${spanText(to - from)} forward` : 'The clock already showed that time'}</h2>
 <p>From <time datetime="${jump.from}">${timestamp(from)}</time> to <time datetime="${jump.to}">${timestamp(to)}</time> UTC.

@@ -5,11 +5,12 @@
  * credentials: the client is not the merchant.
  */
 import { Hono, type Context } from 'hono';
-import { HTTPException } from 'hono/http-exception';
 import { SYSTEMS } from '../../eps/systems.js';
 import { limitBody } from '../http.js';
 import { TEST_CARDS, decidePayment, defaultCard } from '../billing/payment-decision.js';
+import { textsFor } from './language.js';
 import { outcomePage, paymentPage } from './payment-page.js';
+import { PageRefusal } from './refusal.js';
 import { recordId, type Payment } from '../billing/records.js';
 import type { SandboxState } from '../state.js';
 
@@ -18,9 +19,11 @@ export function hostedPages(state: SandboxState): Hono {
   const routes = new Hono();
   routes.get('/:id', (c) => {
     const payment = hostedPayment(c);
-    if (payment.status !== 'pending') return c.html(outcomePage(payment, returnUrlOf(payment)));
+    const t = textsFor(c, payment.params[SYSTEMS[payment.system].returnUrl]);
+    if (payment.status !== 'pending') return c.html(outcomePage(t, payment, returnUrlOf(payment)));
     return c.html(
       paymentPage(
+        t,
         payment,
         store.agreements.get(payment.agreement_id),
         defaultCard(store, payment.agreement_id, payment.system),
@@ -30,22 +33,22 @@ export function hostedPages(state: SandboxState): Hono {
 
   routes.post('/:id', limitBody(4), async (c) => {
     const payment = hostedPayment(c);
+    const t = textsFor(c, payment.params[SYSTEMS[payment.system].returnUrl]);
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const decision = form.decision;
-    if (decision !== 'pay' && decision !== 'decline')
-      throw new HTTPException(400, { message: 'Choose Pay or Decline.' });
+    if (decision !== 'pay' && decision !== 'decline') throw new PageRefusal(400, 'noDecision', t);
     const card = form.card ?? defaultCard(store, payment.agreement_id, payment.system);
     if (typeof card !== 'string' || !(TEST_CARDS as readonly string[]).includes(card))
-      throw new HTTPException(400, { message: 'Choose one of the test cards.' });
+      throw new PageRefusal(400, 'noCard', t);
     decidePayment(state, payment, decision, card);
     const target = returnUrlOf(payment);
-    return target ? c.redirect(target, 303) : c.html(outcomePage(payment, undefined));
+    return target ? c.redirect(target, 303) : c.html(outcomePage(t, payment, undefined));
   });
 
   function hostedPayment(c: Context): Payment {
     const id = recordId(c.req.param('id'));
     const payment = id === undefined ? undefined : store.payments.get(id);
-    if (!payment) throw new HTTPException(404, { message: 'There is no payment with this number.' });
+    if (!payment) throw new PageRefusal(404, 'noPayment');
     return payment;
   }
   return routes;

@@ -5,6 +5,7 @@
  */
 import { html, raw } from 'hono/html';
 import type { Agreement } from '../billing/records.js';
+import type { PageTexts } from './texts.js';
 
 export type Html = ReturnType<typeof html>;
 
@@ -20,9 +21,10 @@ main.wide{max-width:60rem}
 h1{font-size:1.5rem;margin:0 0 1rem}
 h2{font-size:1.2rem;margin:0 0 .75rem}
 h3{font-size:1rem;margin:1.25rem 0 .5rem}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.4rem 1rem;margin:0 0 1.25rem}
+dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.4rem 1rem;margin:0 0 1.25rem}
 dt{color:var(--muted)}
-dd{margin:0;overflow-wrap:anywhere}
+dd{margin:0;overflow-wrap:break-word}
+@media (max-width:30rem){.card{padding:1rem}dl{grid-template-columns:minmax(0,1fr);gap:0}dd{margin-bottom:.5rem}}
 .note{color:var(--muted);font-size:.9rem}
 .actions{display:flex;gap:.75rem;flex-wrap:wrap}
 button,.button{font:inherit;font-weight:600;padding:.65rem 1.4rem;border-radius:.5rem;border:2px solid var(--accent);cursor:pointer;text-decoration:none;display:inline-block}
@@ -57,9 +59,9 @@ fieldset.cards{border:0;padding:0;margin:0 0 1.25rem;display:grid;gap:.35rem}
 fieldset.cards legend{color:var(--muted);padding:0;margin-bottom:.35rem}
 `;
 
-export function page(title: string, body: Html, wide = false): Html {
+export function page(t: PageTexts, title: string, body: Html, wide = false): Html {
   return html`<!doctype html>
-<html lang="en">
+<html lang="${t.lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -67,7 +69,7 @@ export function page(title: string, body: Html, wide = false): Html {
 <link rel="stylesheet" href="/sandbox.css">
 </head>
 <body>
-<header class="bar">Billing sandbox <span>· test data only, no real money moves</span></header>
+<header class="bar">${t.layout.sandbox} <span>${t.layout.testOnly}</span></header>
 <main${wide ? raw(' class="wide"') : ''}>
 ${body}
 </main>
@@ -76,20 +78,21 @@ ${body}
 }
 
 /** How an agreement is named inside a sentence: its number ("AG-1001"), or "offer agreement 1003" when it has none. */
-export function agreementLabel(agreement: Agreement | undefined): string {
-  if (!agreement) return 'unknown agreement';
-  return agreement.agreement_number ?? `offer agreement ${agreement.agreement_id}`;
+export function agreementLabel(t: PageTexts, agreement: Agreement | undefined): string {
+  if (!agreement) return t.agreement.unknown;
+  return agreement.agreement_number ?? t.agreement.offer(agreement.agreement_id);
 }
 
 /** How an agreement is named in a heading: "Agreement AG-1001", or "Offer agreement 1003" when it has no number. */
-export function agreementTitle(agreement: Agreement): string {
+export function agreementTitle(t: PageTexts, agreement: Agreement): string {
   return agreement.agreement_number
-    ? `Agreement ${agreement.agreement_number}`
-    : `Offer agreement ${agreement.agreement_id}`;
+    ? t.agreement.numbered(agreement.agreement_number)
+    : t.agreement.offerTitle(agreement.agreement_id);
 }
 
-export function messagePage(title: string, message: string): Html {
+export function messagePage(t: PageTexts, title: string, message: string): Html {
   return page(
+    t,
     title,
     html`<section class="card" aria-labelledby="title"><h1 id="title">${title}</h1><p>${message}</p></section>`,
   );

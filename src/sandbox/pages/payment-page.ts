@@ -1,37 +1,42 @@
 /**
  * The hosted page of a payment system (what is paid, and the choice to pay or decline with a test card) and the
- * outcome page; `hosted-pages.ts` serves them. Plain forms, no script.
+ * outcome page, in the client's language; `hosted-pages.ts` serves them. Plain forms, no script.
  */
 import { html } from 'hono/html';
-import { formatMinorUnits } from '../../eps/amount.js';
 import { TEST_CARDS } from '../billing/payment-decision.js';
 import type { Agreement, Payment } from '../billing/records.js';
 import { agreementLabel, page, type Html } from './layout.js';
+import type { PageTexts } from './texts.js';
 
-function savingText(payment: Payment): string {
+function savingText(t: PageTexts, payment: Payment): string {
   const saved = !payment.saves_method
-    ? 'Not saved'
+    ? t.pay.notSaved
     : payment.connects_autopay
-      ? 'Saved, with autopayment connected'
-      : 'Saved, without autopayment';
-  return payment.link_only ? `${saved}; this test payment is then cancelled and the balance does not change` : saved;
+      ? t.pay.savedWithAutopay
+      : t.pay.savedWithoutAutopay;
+  return payment.link_only ? `${saved}${t.pay.linkOnly}` : saved;
 }
 
 /** The page a payment system shows: what is paid, and the choice to pay or decline (a plain form, no script). */
-export function paymentPage(payment: Payment, agreement: Agreement | undefined, defaultCard: string): Html {
-  const amount = formatMinorUnits(payment.amount);
-  const title = `System ${payment.system}: pay ${amount}`;
+export function paymentPage(
+  t: PageTexts,
+  payment: Payment,
+  agreement: Agreement | undefined,
+  defaultCard: string,
+): Html {
+  const amount = t.money(payment.amount);
   return page(
-    title,
+    t,
+    t.pay.title(payment.system, amount),
     html`<section class="card" aria-labelledby="title">
-<h1 id="title">System ${payment.system} · payment no. ${payment.payment_id}</h1>
+<h1 id="title">${t.pay.heading(payment.system, payment.payment_id)}</h1>
 <dl>
-<dt>Amount</dt><dd>${amount}</dd>
-<dt>Agreement</dt><dd>${agreementLabel(agreement)}</dd>
-<dt>Payment method</dt><dd>${savingText(payment)}</dd>
+<dt>${t.pay.amount}</dt><dd>${amount}</dd>
+<dt>${t.pay.agreement}</dt><dd>${agreementLabel(t, agreement)}</dd>
+<dt>${t.pay.method}</dt><dd>${savingText(t, payment)}</dd>
 </dl>
 <form method="post">
-<fieldset class="cards"><legend>Sandbox test card</legend>
+<fieldset class="cards"><legend>${t.pay.testCard}</legend>
 ${TEST_CARDS.map((card) =>
   card === defaultCard
     ? html`<label><input type="radio" name="card" value="${card}" checked> ${card}</label>`
@@ -39,28 +44,35 @@ ${TEST_CARDS.map((card) =>
 )}
 </fieldset>
 <div class="actions">
-<button type="submit" name="decision" value="pay">Pay ${amount}</button>
-<button type="submit" name="decision" value="decline">Decline</button>
+<button type="submit" name="decision" value="pay">${t.pay.pay(amount)}</button>
+<button type="submit" name="decision" value="decline">${t.pay.decline}</button>
 </div>
 </form>
-<p class="note">This page plays payment system ${payment.system}. Choose an outcome to continue as the client would.</p>
+<p class="note">${t.pay.note(payment.system)}</p>
 </section>`,
   );
 }
 
 /** The outcome of a decided payment, with the way back when the request gave one. */
-export function outcomePage(payment: Payment, returnUrl: string | undefined): Html {
+export function outcomePage(t: PageTexts, payment: Payment, returnUrl: string | undefined): Html {
   const paid = payment.status === 'succeeded';
-  const heading = paid ? 'Payment succeeded' : 'Payment declined';
+  const heading = paid ? t.outcome.succeeded : t.outcome.declined;
+  const summary = t.outcome.summary(
+    payment.payment_id,
+    t.money(payment.amount),
+    payment.system,
+    t.paymentStatus[payment.status],
+  );
   return page(
+    t,
     heading,
     html`<section class="card" aria-labelledby="title">
 <h1 id="title" class="${paid ? 'ok' : 'bad'}">${heading}</h1>
-<p>Payment no. ${payment.payment_id} of ${formatMinorUnits(payment.amount)} through system ${payment.system}: ${payment.status}.</p>
+<p>${summary}</p>
 ${
   returnUrl
-    ? html`<p><a class="button" href="${returnUrl}">Return to the shop</a></p>`
-    : html`<p class="note">The payment request gave no return address; you may close this page.</p>`
+    ? html`<p><a class="button" href="${returnUrl}">${t.outcome.back}</a></p>`
+    : html`<p class="note">${t.outcome.noReturn}</p>`
 }
 </section>`,
   );
