@@ -8,27 +8,14 @@
  * mark, digits are read as they are (`1500`).
  * The answer is the canonical two-decimal text of the shared model (`"1500.50"`) or the problem key that says why not.
  */
-import { canonicalAmount, formatMinorUnits, MAX_INTEGER_DIGITS, toMinorUnits } from '../eps/amount.js';
+import { canonicalAmount, MAX_INTEGER_DIGITS } from '../eps/amount.js';
+import { marks, numberFormat } from '../eps/locale-amount.js';
+
+export { formatAmount } from '../eps/locale-amount.js';
 
 export type AmountInputProblem = 'required' | 'amount_format' | 'amount_decimals' | 'amount_positive';
 
 export type AmountInput = { ok: true; amount: string } | { ok: false; problem: AmountInputProblem };
-
-/** `Intl.NumberFormat` with Latin digits, for `locale` or (an invalid tag) English. */
-function numberFormat(locale: string): Intl.NumberFormat {
-  try {
-    return new Intl.NumberFormat(locale, { numberingSystem: 'latn' } as Intl.NumberFormatOptions);
-  } catch {
-    return new Intl.NumberFormat('en');
-  }
-}
-
-/** The group and decimal marks of a locale: `[',', '.']` in English, `['\u00a0', ',']` in Russian. */
-function marks(format: Intl.NumberFormat): [group: string, decimal: string] {
-  const parts = format.formatToParts(12345.6);
-  const mark = (type: string, fallback: string) => parts.find((p) => p.type === type)?.value ?? fallback;
-  return [mark('group', ','), mark('decimal', '.')];
-}
 
 const escape = (text: string) => text.replace(/[\\^\]-]/g, '\\$&');
 
@@ -62,16 +49,4 @@ export function parseAmountInput(text: string, locale: string): AmountInput {
   if (amount === null) return { ok: false, problem: 'amount_format' };
   if (amount === '0.00') return { ok: false, problem: 'amount_positive' };
   return { ok: true, amount };
-}
-
-/**
- * The canonical text shown the way the locale writes it, exactly (read by the model's `toMinorUnits`; the whole part
- * goes to `Intl` as a `bigint`, the cents as the model writes them):
- * `"1500.50"` → `1,500.50` (English), `1 500,50` (Russian, no-break space), `1.500,50` (German).
- */
-export function formatAmount(canonical: string, locale: string): string {
-  const minor = toMinorUnits(canonical);
-  if (minor === null) return canonical;
-  const format = numberFormat(locale);
-  return `${format.format(minor / 100n)}${marks(format)[1]}${formatMinorUnits(minor).slice(-2)}`;
 }

@@ -5,7 +5,7 @@
  * language a request gets: `language.ts`.
  */
 import { formatMinorUnits } from '../../eps/amount.js';
-import { formatAmount } from '../../widget/amount-input.js';
+import { formatAmount } from '../../eps/locale-amount.js';
 import { TRIGGER_TEXT } from '../billing/autopayments.js';
 import type { AutopaymentTrigger, PaymentStatus, SubscriptionState } from '../billing/records.js';
 
