@@ -1,6 +1,7 @@
 /**
  * `npm run build`, after the manifest: every part of the docs that mirrors code, made from its one source — the
- * element tables (docs/embedding.md), the relay's configuration (docs/relay.md and the whole of `.env.example`).
+ * element tables (docs/embedding.md); the relay's configuration (docs/relay.md and the whole of `.env.example`), its
+ * error codes and each payment system's parameters (docs/relay.md).
  * `--check` changes nothing and fails when a file is out of date; test/scripts/docs-tables.test.ts does the same in
  * `npm test`.
  */
@@ -8,7 +9,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { configTables, envExample } from './docs/config-tables.js';
 import { elementTables, type Manifest } from './docs/element-tables.js';
+import { errorTable } from './docs/error-table.js';
 import { withPart, type GeneratedPart } from './docs/markdown.js';
+import { systemTables } from './docs/system-tables.js';
 
 const root = new URL('../', import.meta.url);
 const read = (file: string) => readFileSync(new URL(file, root), 'utf8');
@@ -33,7 +36,15 @@ export const GENERATED: Generated[] = [
       make: () => elementTables(JSON.parse(read('custom-elements.json')) as Manifest),
     },
   ]),
-  page('docs/relay.md', [{ name: 'config', source: 'src/relay/config-variables.ts', make: configTables }]),
+  page('docs/relay.md', [
+    { name: 'config', source: 'src/relay/config-variables.ts', make: configTables },
+    { name: 'errors', source: 'ERRORS in src/eps/errors.ts', make: errorTable },
+    {
+      name: 'systems',
+      source: 'SYSTEMS and PARAM_MEANINGS in src/eps/systems.ts, and what src/widget/request.ts sends',
+      make: systemTables,
+    },
+  ]),
   { file: '.env.example', make: envExample },
 ];
 
