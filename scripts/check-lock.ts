@@ -92,7 +92,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const problems = lockProblems(read('package.json') as PackageJson, read('package-lock.json') as PackageLock);
   if (problems.length) {
     console.error(
-      `package-lock.json does not fit package.json (regenerate it: README, "The lock file"):\n  ${problems.join('\n  ')}`,
+      `package-lock.json does not fit package.json (regenerate it: CONTRIBUTING.md, "The lock file"):\n  ${problems.join('\n  ')}`,
     );
     process.exit(1);
   }

@@ -4,7 +4,7 @@
  * and the sandbox all call `paramProblems`.
  *
  * Plain predicates, no zod: the widget runs this in the browser, where zod/mini's runtime cost about 3.5 kB gzip of
- * the 20 kB budget (`dist/billing-pay.js`: 23.0 kB with zod/mini, 19.6 kB with these; see README, *Weight*).
+ * the 20 kB budget (`dist/billing-pay.js`: 23.0 kB with zod/mini, 19.6 kB with these; see docs/embedding.md, *Weight*).
  * zod stays where input has an unknown shape: the relay's request envelope (request.ts) and the sandbox's bodies.
  */
 import { isCleanText, textLength as length } from './clean-text.js';

@@ -85,6 +85,42 @@ export const SYSTEMS: Record<SystemId, SystemSpec> = {
   },
 };
 
+/**
+ * What each parameter means, after the billing API's spec: docs/relay.md's table of the systems' parameters is made
+ * from SYSTEMS and this (npm run build), which fails when a parameter has no meaning here or a meaning names none.
+ * Apart from SYSTEMS so that the widget's bundle, which draws its form from SYSTEMS, does not carry these texts.
+ */
+export const PARAM_MEANINGS: Record<SystemId, Record<string, string>> = {
+  A: {
+    confirmation_type: 'the confirmation scenario, a code of system A (`redirect`: the payer goes to its payment page)',
+    confirmation_return_url: 'where the payer returns after paying',
+    email: 'e-mail for the receipt',
+    phone: 'phone number for the receipt',
+    comment: 'a comment',
+    save_payment_method: 'save the payment method',
+    enable_autopayments: 'the saved method gets autopayments (automatic charging) in the billing',
+    cancel_payment: 'a test payment, cancelled once made: links the method without charging the payer',
+    payment_method_data:
+      'the payment method’s kind (`bank_card`…), in system A’s own values; without it the payer chooses on A’s page',
+    preferred_method: 'with the two above, connects autopayments (the spec gives it no other meaning)',
+  },
+  B: {
+    confirmation_return_url: 'where the payer returns after a successful payment',
+    return_url_fail: 'where the payer returns after a failed payment',
+    email: 'e-mail for the receipt',
+    phone: 'phone number for the receipt',
+    name: 'an organization’s name or a person’s full name',
+    comment: 'a comment',
+    is_autopayment: 'connect an autopayment with this payment (the method is saved for it)',
+  },
+  C: {
+    return_url: 'where the payer returns after paying',
+    email: 'e-mail for invoicing the card holder',
+    phone: 'the buyer’s phone number',
+    comment: 'a comment',
+  },
+};
+
 /** Whether the system can save a payment method (and so connect autopayments). */
 export function canSaveMethod(system: SystemId): boolean {
   return SYSTEMS[system].saveFlag !== undefined;

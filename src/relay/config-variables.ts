@@ -1,7 +1,7 @@
 /**
  * Every environment variable of the relay, once: its group, default, whether it is required or secret, what it means,
  * what a good value is, and how it is read. `loadConfig` (config.ts) runs this table; the docs' configuration table
- * and `.env.example` are generated from it (scripts/config-docs.ts).
+ * and `.env.example` are generated from it (scripts/docs/config-tables.ts).
  */
 import { pino } from 'pino';
 import { canonicalAmount, toMinorUnits } from '../eps/amount.js';
@@ -381,7 +381,7 @@ export const VARIABLES = {
     default: '0',
     must: 'be a number of replicas (0: none)',
     description:
-      'with Redis: each idempotency claim and each answer is followed by `WAIT` for this many replicas (300 ms at most); a claim they do not acknowledge is let go and its payment refused (503 `store_unavailable`, nothing sent), an answer they do not acknowledge is stored again. `0`: replication stays asynchronous (see "Several instances")',
+      'with Redis: each idempotency claim and each answer is followed by `WAIT` for this many replicas (300 ms at most); a claim they do not acknowledge is let go and its payment refused (503 `store_unavailable`, nothing sent), an answer they do not acknowledge is stored again. `0`: replication stays asynchronous (see "Redis with Sentinel" in docs/operating.md)',
     parse: integer,
   }),
   TOKEN_SECRET: variable({

@@ -1,7 +1,7 @@
 /**
  * `.env.example`: every variable of the relay's one table (config-variables.ts), grouped, each with its meaning;
- * required and secret ones left for the merchant. scripts/config-docs.ts writes it to the repository's `.env.example`
- * in `npm run build`; `billing-pay-relay init` (cli.ts) writes it as a starter `.env`.
+ * required and secret ones left for the merchant. `npm run build` writes it to the repository's `.env.example`
+ * (scripts/docs-tables.ts); `billing-pay-relay init` (cli.ts) writes it as a starter `.env`.
  */
 import { CONFIG_GROUPS, VARIABLES, type ConfigGroup, type Variable } from './config-variables.js';
 
@@ -9,8 +9,8 @@ export function envExample(): string {
   const entries = Object.entries(VARIABLES) as [string, Variable<unknown>][];
   const plain = (markdown: string) => markdown.replace(/\*\*|`/g, '');
   const lines = [
-    '# The relay’s configuration (made by scripts/config-docs.ts from src/relay/config-variables.ts).',
-    '# cp .env.example .env, then fill in the required values; a variable set in the environment wins over .env.',
+    '# The relay’s configuration (made from src/relay/config-variables.ts; billing-pay-relay --help lists it too).',
+    '# Fill in the required values; a variable set in the environment wins over .env.',
   ];
   for (const group of Object.keys(CONFIG_GROUPS) as ConfigGroup[]) {
     lines.push('', `# --- ${CONFIG_GROUPS[group]} ---`);

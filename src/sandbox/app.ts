@@ -2,8 +2,8 @@
  * The billing sandbox as one Hono app: it wires the parts, each a sub-app of its own — the billing REST API under
  * `/api/rest/v1` (`api/`), the JSON control API under `/sandbox` (`control-api.ts`), the pages for people
  * (`pages/admin.ts`) and the payment systems' hosted pages under `/pay` (`pages/hosted-pages.ts`) — and answers
- * every refusal in one place. What the sandbox does, and its choices where the spec is silent: the README's
- * "Sandbox reference".
+ * every refusal in one place. What the sandbox does: docs/sandbox.md; its choices where the spec is silent:
+ * docs/choices.md.
  */
 import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';

@@ -1,6 +1,6 @@
 /**
  * The sandbox's options, once: what each means, its default, and how `server.ts` reads them from the environment at
- * start-up (a bad start names every bad variable). Documented in the README's "Sandbox reference".
+ * start-up (a bad start names every bad variable). Documented in docs/sandbox.md.
  */
 import type { SystemId } from '../eps/systems.js';
 import { parseInstant } from './billing/clock.js';

@@ -7,7 +7,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { ERROR_CODES, isBillingCode } from '../../src/eps/errors.js';
+import { ERROR_CODES, ERRORS, isBillingCode } from '../../src/eps/errors.js';
 import { FORM_PROBLEM_TEXTS_EN, PROBLEM_TEXTS_EN } from '../../src/eps/messages.js';
 import { problemOf, TEXTS } from '../../src/widget/i18n.js';
 import { FAULT_CODES } from '../../src/widget/pay-error.js';
@@ -32,6 +32,20 @@ function relayCodes(): Set<string> {
 describe('the relay–widget contract', () => {
   it('the relay answers the codes of the closed set, and no other', () => {
     assert.deepEqual([...relayCodes()].sort(), [...ERROR_CODES].sort());
+  });
+
+  it('the relay answers each code with a status its table (ERRORS, docs/relay.md) gives it', () => {
+    const wrong: string[] = [];
+    let seen = 0;
+    for (const { file, text } of relaySources) {
+      for (const [, status, code] of text.matchAll(/new RelayError\(\s*(\d{3}),\s*'(\w+)'/g)) {
+        seen++;
+        const listed: readonly number[] = ERRORS[code as keyof typeof ERRORS]?.status ?? [];
+        if (!listed.includes(Number(status))) wrong.push(`${file}: ${status} ${code}`);
+      }
+    }
+    assert.ok(seen > 20, `${seen} answers found`);
+    assert.deepEqual(wrong, []);
   });
 
   it('every error answer is made by RelayError, the one typed shape', () => {

@@ -1,6 +1,6 @@
 /**
  * The sandbox as a merchant's test suite sees it: started as its own process with `SANDBOX_*` variables, and used
- * only through the HTTP API the README's "Sandbox reference" documents — the billing API, the hosted page's form and
+ * only through the HTTP API docs/sandbox.md documents — the billing API, the hosted page's form and
  * the control API. No HTML is read and nothing is called in process.
  */
 import { after, before, beforeEach, describe, it } from 'node:test';

@@ -1,26 +1,27 @@
 /**
- * The README's tables of each element's attributes, events, CSS parts and custom properties are the built
- * `custom-elements.json`, made by scripts/readme-api.ts (in `npm run build`): this fails when the two disagree.
+ * docs/embedding.md's tables of each element's attributes, events, CSS parts and custom properties are the built
+ * `custom-elements.json`, made by scripts/docs/element-tables.ts (in `npm run build`): this fails when the two
+ * disagree.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { apiTables, withApiTables, type Manifest } from '../../scripts/readme-api.js';
+import { elementTables, type Manifest } from '../../scripts/docs/element-tables.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const skip = !existsSync(`${root}custom-elements.json`) && 'run `npm run build` first';
 
-describe('README element tables', { skip }, () => {
+describe('the element tables of docs/embedding.md', { skip }, () => {
   const manifest = () => JSON.parse(readFileSync(`${root}custom-elements.json`, 'utf8')) as Manifest;
-  const readme = () => readFileSync(`${root}README.md`, 'utf8');
+  const page = () => readFileSync(`${root}docs/embedding.md`, 'utf8');
 
   it('match custom-elements.json', () => {
-    assert.equal(withApiTables(readme(), manifest()), readme(), 'README.md is out of date: run npm run build');
+    assert.ok(page().includes(elementTables(manifest()).trim()), 'docs/embedding.md is out of date: run npm run build');
   });
 
   it('list every attribute, event, part and custom property of both elements', () => {
-    const text = readme();
+    const text = page();
     for (const declaration of manifest().modules.flatMap((m) => m.declarations ?? [])) {
       // The elements' shared base class (billing-element.ts) is a custom element class with no tag of its own.
       if (!declaration.customElement || !declaration.tagName) continue;
@@ -42,8 +43,8 @@ describe('README element tables', { skip }, () => {
     const changed = manifest();
     const pay = changed.modules.flatMap((m) => m.declarations ?? []).find((d) => d.tagName === 'billing-pay')!;
     pay.attributes!.find((a) => a.name === 'relay')!.description = 'Another text.';
-    assert.notEqual(withApiTables(readme(), changed), readme());
-    const cells = apiTables({
+    assert.ok(!page().includes(elementTables(changed).trim()));
+    const cells = elementTables({
       modules: [
         {
           declarations: [

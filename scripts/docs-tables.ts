@@ -1,0 +1,70 @@
+/**
+ * `npm run build`, after the manifest: every part of the docs that mirrors code, made from its one source — the
+ * element tables (docs/embedding.md); the relay's configuration (docs/relay.md and the whole of `.env.example`), its
+ * error codes and each payment system's parameters (docs/relay.md).
+ * `--check` changes nothing and fails when a file is out of date; test/scripts/docs-tables.test.ts does the same in
+ * `npm test`.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { configTables, envExample } from './docs/config-tables.js';
+import { elementTables, type Manifest } from './docs/element-tables.js';
+import { errorTable } from './docs/error-table.js';
+import { withPart, type GeneratedPart } from './docs/markdown.js';
+import { systemTables } from './docs/system-tables.js';
+
+const root = new URL('../', import.meta.url);
+const read = (file: string) => readFileSync(new URL(file, root), 'utf8');
+
+/** A file the build writes: its path from the repository's root, and how it is made from what it holds now. */
+export interface Generated {
+  file: string;
+  make: (now: string) => string;
+}
+
+/** A page whose generated parts are made anew, the prose around them kept. */
+const page = (file: string, parts: GeneratedPart[]): Generated => ({
+  file,
+  make: (now) => parts.reduce((text, part) => withPart(text, part, file), now),
+});
+
+export const GENERATED: Generated[] = [
+  page('docs/embedding.md', [
+    {
+      name: 'api',
+      source: 'custom-elements.json (the elements’ JSDoc)',
+      make: () => elementTables(JSON.parse(read('custom-elements.json')) as Manifest),
+    },
+  ]),
+  page('docs/relay.md', [
+    { name: 'config', source: 'src/relay/config-variables.ts', make: configTables },
+    { name: 'errors', source: 'ERRORS in src/eps/errors.ts', make: errorTable },
+    {
+      name: 'systems',
+      source: 'SYSTEMS and PARAM_MEANINGS in src/eps/systems.ts, and what src/widget/request.ts sends',
+      make: systemTables,
+    },
+  ]),
+  { file: '.env.example', make: envExample },
+];
+
+/** The generated files that differ from what they hold, each with what it should hold. */
+export function staleFiles(): { file: string; now: string; made: string }[] {
+  return GENERATED.map(({ file, make }) => {
+    const now = read(file);
+    return { file, now, made: make(now) };
+  }).filter(({ now, made }) => now !== made);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const stale = staleFiles();
+  if (process.argv.includes('--check')) {
+    for (const { file } of stale) console.error(`${file}: a generated part is out of date; run npm run build`);
+    if (stale.length) process.exit(1);
+  } else {
+    for (const { file, made } of stale) {
+      writeFileSync(new URL(file, root), made);
+      console.log(`${file}: generated parts updated`);
+    }
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * The tables of each element's attributes, events, CSS parts and CSS custom properties, made from
+ * `custom-elements.json` (itself made from the components' JSDoc): docs/embedding.md's `api` part.
+ */
+import { cell, code, table } from './markdown.js';
+
+interface Item {
+  name: string;
+  description?: string;
+  default?: string;
+  type?: { text: string };
+  fieldName?: string;
+}
+interface Declaration {
+  customElement?: boolean;
+  tagName?: string;
+  summary?: string;
+  attributes?: Item[];
+  events?: Item[];
+  cssParts?: Item[];
+  cssProperties?: Item[];
+}
+export interface Manifest {
+  modules: { declarations?: Declaration[] }[];
+}
+
+/** The Markdown of every element of the manifest, in the manifest's order. */
+export function elementTables(manifest: Manifest): string {
+  const elements = manifest.modules.flatMap((m) => m.declarations ?? []).filter((d) => d.customElement && d.tagName);
+  return elements
+    .map((d) =>
+      [
+        `### \`<${d.tagName}>\`\n\n${cell(d.summary)}\n`,
+        table(
+          ['attribute', 'property', 'type', 'default', 'description'],
+          (d.attributes ?? []).map((a) => [
+            code(a.name),
+            code(a.fieldName),
+            code(a.type?.text),
+            code(a.default),
+            cell(a.description),
+          ]),
+        ),
+        table(
+          ['event', 'description'],
+          (d.events ?? []).map((e) => [code(e.name), cell(e.description)]),
+        ),
+        table(
+          ['CSS part', 'description'],
+          (d.cssParts ?? []).map((p) => [code(p.name), cell(p.description)]),
+        ),
+        table(
+          ['CSS custom property', 'default', 'description'],
+          (d.cssProperties ?? []).map((p) => [code(p.name), cell(p.default), cell(p.description)]),
+        ),
+      ]
+        .filter(Boolean)
+        .join('\n'),
+    )
+    .join('\n');
+}
