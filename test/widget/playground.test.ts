@@ -183,8 +183,8 @@ describe('playground', () => {
       expect(field(widgetIn(doc)!, label).type).to.equal('radio');
       const { widget } = parse(snippetOf(doc));
       expect(widget.getAttribute('label-a')).to.equal(label);
-      expect(doc.querySelector('img'), 'no element made from the text').to.equal(null);
-      expect(widgetIn(doc)!.shadowRoot!.querySelector('img')).to.equal(null);
+      expect(doc.querySelectorAll('img').length, 'no element made from the text').to.equal(0);
+      expect(widgetIn(doc)!.shadowRoot!.querySelectorAll('img').length).to.equal(0);
       expect((frame.contentWindow as unknown as { injected?: number }).injected).to.equal(undefined);
     });
 
@@ -208,8 +208,8 @@ describe('playground', () => {
       button.click();
       await waitUntil(() => said() !== 'Copied.', 'the button said nothing new');
       expect(said()).to.match(/^Selected: press Ctrl\+C/);
-      // (A selection's text leaves out the last line break.)
-      expect(win.getSelection()!.toString()).to.equal(snippetOf(doc).trimEnd());
+      // (Chromium's selection text leaves out the last line break, Firefox's keeps it.)
+      expect(win.getSelection()!.toString().trimEnd()).to.equal(snippetOf(doc).trimEnd());
     });
 
     it('the snippet, pasted into a blank page, to a relay with the .env line it gives: a ready widget in Russian that pays', async () => {
@@ -288,8 +288,9 @@ describe('playground', () => {
       const other = `${integrity.startsWith('A') ? 'B' : 'A'}${integrity.slice(1)}`;
       page = await frameAt(await blankPageWith(snippet.replace(integrity, other)), (d) => d.readyState === 'complete');
       const win = page.contentWindow!;
-      expect(win.customElements.get('billing-pay')).to.equal(undefined);
-      expect(widgetIn(page.contentDocument!)!.shadowRoot).to.equal(null);
+      // (Plain values in assertions: the runner hangs serializing a failed one about an element or its class.)
+      expect(win.customElements.get('billing-pay') === undefined, '<billing-pay> is defined').to.equal(true);
+      expect(widgetIn(page.contentDocument!)!.shadowRoot === null, 'the element has a shadow root').to.equal(true);
     });
   });
 });
