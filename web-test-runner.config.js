@@ -10,19 +10,38 @@ import { defaultReporter } from '@web/test-runner';
 import { chosenEngines, engineTimeLimit, freePort, launcherFor } from './test/widget/engines.ts';
 import { inputCommands } from './test/widget/input-commands.ts';
 
+/** The pages served with a Content-Security-Policy of their own (what they test), not the runner's (`strictCsp`). */
+const OWN_POLICY = /^\/demo\/playground\.html$|^\/__e2e\/page\/\d+\.html$/;
+
 /**
  * Starts the real relay and billing sandbox beside the test server, for the end-to-end tests (`test/widget/e2e*`),
  * and answers their `/__e2e/*` questions. The runner runs under tsx (see `npm run test:browser`) to load it.
+ * Also serves the playground as `npm start` does (with this relay's and sandbox's addresses), and the pages a test
+ * makes (`executeServerCommand('e2e-page', {html})` answers the path of a page with that HTML).
  */
 function e2eStack() {
   let stack;
+  const pages = [];
   return {
     name: 'billing-pay-e2e-stack',
     async serverStart({ config }) {
       const { startE2eStack } = await import('./test/widget/e2e-stack.ts');
       stack = await startE2eStack([`http://localhost:${config.port}`, `http://127.0.0.1:${config.port}`]);
     },
+    executeCommand({ command, payload }) {
+      if (command !== 'e2e-page') return undefined;
+      pages.push(payload.html);
+      return `/__e2e/page/${pages.length}.html`;
+    },
     async serve(context) {
+      if (context.path === '/demo/playground.html' || context.path === '/demo/playground-options.json') {
+        const { demoPage, playgroundOptions } = await import('./scripts/demo-pages.ts');
+        return context.path.endsWith('.json')
+          ? { body: JSON.stringify(await playgroundOptions()), type: 'json' }
+          : { body: await demoPage('playground.html', stack.addresses), type: 'html' };
+      }
+      const page = /^\/__e2e\/page\/(\d+)\.html$/.exec(context.path);
+      if (page) return pages[page[1] - 1] === undefined ? undefined : { body: pages[page[1] - 1], type: 'html' };
       if (!context.path.startsWith('/__e2e/')) return undefined;
       const body = await stack.handle(context.path, new URLSearchParams(context.querystring));
       return body === undefined ? undefined : { body, type: 'json' };
@@ -87,7 +106,7 @@ function reactAsEsm() {
 function strictCsp() {
   return async (context, next) => {
     await next();
-    if (!context.response.is('html') || typeof context.body !== 'string') return;
+    if (!context.response.is('html') || typeof context.body !== 'string' || OWN_POLICY.test(context.path)) return;
     const hashes = [...context.body.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
       ([, code]) => `'sha256-${createHash('sha256').update(code).digest('base64')}'`,
     );

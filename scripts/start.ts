@@ -13,6 +13,7 @@ import { loadConfig } from '../src/relay/config.js';
 import { startRelay } from '../src/relay/server.js';
 import { createClientSession } from '../src/relay/session.js';
 import { startSandbox } from '../src/sandbox/server.js';
+import { demoPage, playgroundOptions } from './demo-pages.js';
 import { demoPorts } from './ports.js';
 
 const [sandboxPort, relayPort, demoPort] = demoPorts().map((p) => p.port) as [number, number, number];
@@ -46,17 +47,13 @@ demo.get('/demo-session', async (c) => {
   return c.json({ session: await createClientSession({ agreementId: 1001, ttlSeconds: 900 }, SESSION_SECRET) });
 });
 // The pages name the relay and the sandbox at their default addresses; they get this run's.
-const addresses: [string, string][] = [
-  ['http://localhost:8787', `http://localhost:${relayPort}`],
-  ['http://localhost:8790', `http://localhost:${sandboxPort}`],
-];
-const servePage = (name: string) => async (c: Context) => {
-  const page = await readFile(`${root}demo/${name}`, 'utf8');
-  return c.html(addresses.reduce((text, [from, to]) => text.replaceAll(from, to), page));
-};
+const addresses = { relay: `http://localhost:${relayPort}`, sandbox: `http://localhost:${sandboxPort}` };
+const servePage = (name: string) => async (c: Context) => c.html(await demoPage(name, addresses));
 demo.get('/', servePage('index.html'));
 demo.get('/index.html', servePage('index.html'));
 demo.get('/account.html', servePage('account.html'));
+demo.get('/playground.html', servePage('playground.html'));
+demo.get('/playground-options.json', async (c) => c.json(await playgroundOptions()));
 demo.use('/*', serveStatic({ root: `${root}demo` }));
 serve({ fetch: demo.fetch, port: demoPort, hostname: '127.0.0.1' });
 
@@ -65,6 +62,7 @@ console.log(`
 
   Merchant page (open this):  http://localhost:${demoPort}/
   My account (saved methods): http://localhost:${demoPort}/account.html
+  Playground (embed snippet): http://localhost:${demoPort}/playground.html
   Billing sandbox:            http://localhost:${sandboxPort}/   (client cards, saved methods)
   Relay:                      http://localhost:${relayPort}/config
 

@@ -8,10 +8,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseEnv } from 'node:util';
 import { longestAuthorizedCallMs } from '../../src/relay/billing/client.js';
 import { loadConfig } from '../../src/relay/config.js';
 import { createLogger } from '../../src/relay/logger.js';
-import { startRelay } from '../../src/relay/server.js';
+import { startRelay, type Relay } from '../../src/relay/server.js';
 import { createClientSession } from '../../src/relay/session.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { freePort } from './engines.js';
@@ -44,6 +45,8 @@ export async function startE2eStack(pageOrigins: string[]) {
   );
 
   const processRelay = new ProcessRelay(sandbox, pageOrigins);
+  /** Relays a test started with a `.env` of its own (`merchant-relay`). */
+  const merchantRelays: Relay[] = [];
 
   /** Answers for `/__e2e/<name>`: what a test needs to see of the billing side. */
   const routes: Record<string, (query: URLSearchParams) => Promise<unknown>> = {
@@ -68,6 +71,18 @@ export async function startE2eStack(pageOrigins: string[]) {
       const eveOf = (month: number) => Date.UTC(now.getUTCFullYear(), month, 1) - 24 * 3600_000 + 60_000;
       const month = eveOf(now.getUTCMonth() + 1) > now.getTime() ? now.getUTCMonth() + 1 : now.getUTCMonth() + 2;
       return sandbox.clock.advanceTo(eveOf(month)).events;
+    },
+    /**
+     * A relay on the sandbox, configured by `?env=` — a `.env` text, read as the relay reads its `.env` file (Node's
+     * `parseEnv`, the parser of `process.loadEnvFile`) — over nothing but the billing's variables: `{url}`.
+     */
+    'merchant-relay': async (q) => {
+      const merchant = await startRelay(
+        loadConfig({ ...sandbox.relayEnv(), PORT: '0', STORE_FILE: ':memory:', ...parseEnv(q.get('env') ?? '') }),
+        createLogger('silent'),
+      );
+      merchantRelays.push(merchant);
+      return { url: merchant.url };
     },
     /** The sandbox's client card of an agreement, as HTML. */
     card: async (q) => ({
@@ -107,11 +122,14 @@ export async function startE2eStack(pageOrigins: string[]) {
   };
 
   return {
+    /** Where the relay and the sandbox listen, for the demo pages (scripts/demo-pages.ts). */
+    addresses: { relay: relay.url, sandbox: sandbox.url },
     async handle(path: string, query: URLSearchParams): Promise<string | undefined> {
       const route = routes[path.replace(/^\/__e2e\//, '')];
       return route && JSON.stringify(await route(query));
     },
     async close() {
+      await Promise.all(merchantRelays.map((r) => r.close()));
       await processRelay.close();
       await foreignRelay.close();
       await relay.close();

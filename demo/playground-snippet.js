@@ -1,0 +1,92 @@
+// The playground's output (demo/playground.js): the HTML a merchant pastes into their page — its
+// Content-Security-Policy, the relay hints, the widget's script with its integrity, the element — and the line their
+// relay's `.env` needs. Pure functions of what the merchant chose: no DOM, so the tests call them as they are.
+
+/** `{relay}/{path}`, as the widget builds it (src/widget/relay-client.ts `relayUrl`): the relay may have a path. */
+export function relayUrl(relay, path) {
+  const base = new URL(relay);
+  if (!base.pathname.endsWith('/')) base.pathname += '/';
+  return new URL(path, base).href;
+}
+
+/**
+ * One attribute as HTML: a boolean one (`true`) by its name alone, any other quoted. The quote is `"`, or `'` when the
+ * value holds `"` and no `'` (JSON reads better so); `&`, `<`, `>` and the quote are escaped, so any text the merchant
+ * typed comes back from the parser exactly as it was typed, and can close nothing.
+ */
+export function attributeHtml(name, value) {
+  if (value === true) return name;
+  const text = String(value);
+  const quote = text.includes('"') && !text.includes("'") ? "'" : '"';
+  const escaped = text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll(quote, quote === '"' ? '&quot;' : '&#39;');
+  return `${name}=${quote}${escaped}${quote}`;
+}
+
+/** An element's start and end tags with these attributes, one per line when there are several. */
+export function elementHtml(tag, attributes) {
+  const parts = attributes.map(([name, value]) => attributeHtml(name, value));
+  const inline = `<${[tag, ...parts].join(' ')}>`;
+  const open = inline.length <= 100 ? inline : `<${tag}\n${parts.map((p) => `  ${p}`).join('\n')}\n>`;
+  return `${open}</${tag}>`;
+}
+
+/**
+ * The policy a page with the widget needs. The widget loads its script from the relay (`script-src`) and talks only to
+ * the relay (`connect-src`, which also covers the preload of `/config`). Nothing else: its styles are constructed
+ * stylesheets (`adoptedStyleSheets`), which `style-src` does not govern, so no `'unsafe-inline'`; it runs no `eval`;
+ * its form never submits (the widget posts with `fetch`), so `form-action` needs nothing for it; it goes to the payment
+ * page by `location.assign`, a navigation no directive restricts. `'self'` keeps the page's own files working.
+ */
+export function contentSecurityPolicy(relay, pageOrigin) {
+  const relayOrigin = new URL(relay).origin;
+  const sources = relayOrigin === pageOrigin ? "'self'" : `'self' ${relayOrigin}`;
+  return [
+    "default-src 'self'",
+    `script-src ${sources}`,
+    `connect-src ${sources}`,
+    "style-src 'self'",
+    "img-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+  ].join('; ');
+}
+
+/** The relay's `.env` line that lets the merchant's page use it. */
+export function allowedOriginsLine(pageOrigin) {
+  return `ALLOWED_ORIGINS=${pageOrigin}`;
+}
+
+/**
+ * The embed snippet. `bundle` is the build's entry for the widget's script (dist/bundles.json, as the relay publishes
+ * it at `/bundles.json`): its content-hashed file name and its integrity. `attributes`: `[name, value]` pairs, the
+ * value `true` for a boolean attribute, in the order to write them (`relay` is put first).
+ * Answers `{html, csp, env}`: the HTML for the page, its policy alone (to send as a header instead), the relay's line.
+ */
+export function embedSnippet({ relay, pageOrigin, bundle, tag = 'billing-pay', attributes }) {
+  const relayOrigin = new URL(relay).origin;
+  const csp = contentSecurityPolicy(relay, pageOrigin);
+  const script = [
+    ['type', 'module'],
+    ['src', relayUrl(relay, bundle.file)],
+    ['integrity', bundle.integrity],
+    ['crossorigin', 'anonymous'],
+  ];
+  const html = [
+    '<!-- In <head>: the page’s policy (or send it as a Content-Security-Policy header), the relay hints, the widget -->',
+    `<meta ${attributeHtml('http-equiv', 'Content-Security-Policy')} ${attributeHtml('content', csp)}>`,
+    // The script and /config are fetched with CORS and without credentials: `crossorigin` warms that connection.
+    `<link rel="preconnect" ${attributeHtml('href', relayOrigin)} crossorigin>`,
+    `<link rel="preload" as="fetch" crossorigin ${attributeHtml('href', relayUrl(relay, 'config'))}>`,
+    elementHtml('script', script),
+    '',
+    '<!-- In <body>, where the payment form goes -->',
+    elementHtml(tag, [['relay', relay], ...attributes.filter(([name]) => name !== 'relay')]),
+    '',
+  ].join('\n');
+  return { html, csp, env: `${allowedOriginsLine(pageOrigin)}\n` };
+}
