@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { LOOKUP_KEYS, LOOKUP_KINDS } from '../src/eps/lookup.js';
+import { LOOKUPS, LOOKUP_KINDS } from '../src/eps/lookup.js';
 import { SYSTEM_IDS } from '../src/eps/systems.js';
 import { TEXTS } from '../src/widget/i18n.js';
 
@@ -55,7 +55,7 @@ export async function playgroundOptions(): Promise<PlaygroundOptions> {
       description,
     })),
     systems: SYSTEM_IDS,
-    kinds: LOOKUP_KINDS.map((kind) => ({ kind, name: TEXTS.en.kinds[LOOKUP_KEYS[kind]] })),
+    kinds: LOOKUP_KINDS.map((kind) => ({ kind, name: TEXTS.en.kinds[LOOKUPS[kind].key] })),
     languages: Object.keys(TEXTS),
   };
 }

@@ -240,7 +240,7 @@ describe('demo pages', () => {
         ).to.deep.equal([]);
         expect(
           [...doc.querySelectorAll<HTMLAnchorElement>('header a')].map((a) => new URL(a.href).searchParams.get('lang')),
-        ).to.deep.equal(['ru', 'ru']);
+        ).to.deep.equal(['ru', 'ru', 'ru']);
 
         doc.querySelector<HTMLButtonElement>('[data-lang="en"]')!.click();
         const english = visibleTexts(doc).filter((t) => t !== 'Русский');
