@@ -187,6 +187,27 @@ describe('<billing-pay> autopayment disclosure', () => {
     }
   }
 
+  it('its links take the hint’s colour: a page’s own colours keep them readable (underlined, as links)', async () => {
+    // A constructed style sheet: the tests' CSP allows no inline <style>.
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(`billing-pay.own-colours { --billing-pay-color-background: #202020; --billing-pay-color-field: #202020;
+      --billing-pay-color-text: #f0f0f0; --billing-pay-color-muted: #d0d0d0; }`);
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+    try {
+      const el = await widget('en');
+      el.theme = 'light';
+      el.className = 'own-colours';
+      await click(el, 'Save payment method');
+      const link = el.shadowRoot!.querySelector('a')!;
+      const hint = el.shadowRoot!.getElementById('f-autopay-hint')!;
+      expect(getComputedStyle(link).color).to.equal(getComputedStyle(hint).color);
+      expect(getComputedStyle(link).textDecorationLine).to.equal('underline');
+      expectContrast(el);
+    } finally {
+      document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) => s !== sheet);
+    }
+  });
+
   it('end to end: the real relay’s /config gives N (the sandbox’s, which it hands to the relay)', async () => {
     relay.restore();
     const stack = await e2e<E2eStack>('stack');
