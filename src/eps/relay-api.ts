@@ -23,6 +23,8 @@ export interface PaymentOptions {
   lookups: number[];
   /** The largest amount, as canonical amount text (`"100000.00"`). */
   maxAmount: string;
+  /** N: autopayments are charged N days before each new period (`AUTOPAYMENT_LEAD_DAYS`; `isAutopayLeadDays`). */
+  autopayLeadDays: number;
 }
 
 /**

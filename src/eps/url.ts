@@ -30,6 +30,22 @@ function parseHttpUrl(value: string): URL | null {
   return authority === url.host || authority === `${url.host}:${url.protocol === 'https:' ? 443 : 80}` ? url : null;
 }
 
+/**
+ * An address a page may link to (`<a href>`): an http(s) address `isHttpUrl` takes, absolute or relative to `base`
+ * (the page's address), written as clean text. Answers it resolved, or `null` for anything else (`javascript:`, `data:`,
+ * a text with control characters, an unparsable one).
+ */
+export function linkHref(value: string, base: string): string | null {
+  // An empty text would resolve to the page itself: it names no address.
+  if (!value.trim() || !isCleanText(value)) return null;
+  try {
+    const { href } = new URL(value, base);
+    return isHttpUrl(href) ? href : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The WHATWG serialisation of an address `isHttpUrl` accepts: what the relay checked is what it forwards. */
 export function canonicalUrl(value: string): string {
   return new URL(value).href;

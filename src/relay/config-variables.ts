@@ -5,6 +5,7 @@
  */
 import { pino } from 'pino';
 import { canonicalAmount, toMinorUnits } from '../eps/amount.js';
+import { DEFAULT_AUTOPAY_LEAD_DAYS, isAutopayLeadDays, MAX_AUTOPAY_LEAD_DAYS } from '../eps/autopay.js';
 import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../eps/lookup.js';
 import { MIN_SECRET_BYTES } from './session.js';
 import { DEFAULT_AGREEMENT_NOT_FOUND_TEXT } from './billing/agreement-not-found.js';
@@ -221,6 +222,17 @@ export const VARIABLES = {
     description:
       '`true` declares that your billing lists only the agreement asked for by `PAYMENT_METHODS_AGREEMENT_PARAM`: a record without the agreement field is then taken as the session’s. **Risk**: with a billing that ignores the parameter, every session sees — and can switch off — every client’s saved methods and autopayments. Turn it on only when you have checked your billing filters',
     parse: flag,
+  }),
+  AUTOPAYMENT_LEAD_DAYS: variable({
+    group: 'profile',
+    default: String(DEFAULT_AUTOPAY_LEAD_DAYS),
+    must: `be a whole number of days from 1 to ${MAX_AUTOPAY_LEAD_DAYS}`,
+    description:
+      'N of the billing’s autopayments: a saved method is charged N days before each new period of a subscription. The billing’s operator sets it (through their technical support; the API does not tell it): write the same number here, since the widget tells it to payers who save a method',
+    parse: (t) => {
+      const days = integer(t);
+      return isAutopayLeadDays(days) ? days : INVALID;
+    },
   }),
   ALLOWED_ORIGINS: variable({
     group: 'payments',

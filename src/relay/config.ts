@@ -25,6 +25,8 @@ export interface RelayConfig {
   /** The largest payment, in minor units, and as text. */
   maxAmount: bigint;
   maxAmountText: string;
+  /** N of the billing's autopayments, in days before each new period: the widget tells the payer. */
+  autopayLeadDays: number;
   /** The agreement lookup kinds offered to clients. */
   lookups: LookupKind[];
   /** Where the payment page's address may be found in the billing's answer, tried in this order. */
@@ -160,6 +162,7 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     port: v.PORT!,
     maxAmount: v.MAX_AMOUNT!.minor,
     maxAmountText: v.MAX_AMOUNT!.text,
+    autopayLeadDays: v.AUTOPAYMENT_LEAD_DAYS!,
     lookups: v.ALLOWED_LOOKUPS ?? [...LOOKUP_KINDS],
     redirectUrlKeys: v.REDIRECT_URL_KEYS!,
     billingTimeoutMs: v.BILLING_TIMEOUT_MS!,

@@ -2,6 +2,7 @@
  * The sandbox's options, once: what each means, its default, and how `server.ts` reads them from the environment at
  * start-up (a bad start names every bad variable). Documented in docs/sandbox.md.
  */
+import { DEFAULT_AUTOPAY_LEAD_DAYS, MAX_AUTOPAY_LEAD_DAYS } from '../eps/autopay.js';
 import type { SystemId } from '../eps/systems.js';
 import { parseInstant } from './billing/clock.js';
 import type { ClockOptions } from './billing/clock.js';
@@ -55,7 +56,7 @@ export const SANDBOX_DEFAULTS = {
   password: 'demo-secret',
   tokenTtlSeconds: 600,
   liveTokens: 'many',
-  autopaymentLeadDays: 1,
+  autopaymentLeadDays: DEFAULT_AUTOPAY_LEAD_DAYS,
   epsUuids: { A: 'sandbox-eps-a', B: 'sandbox-eps-b', C: 'sandbox-eps-c' } as Readonly<Record<SystemId, string>>,
 } as const;
 
@@ -77,7 +78,12 @@ export function loadSandboxConfig(env: Record<string, string | undefined> = proc
   const liveTokens = value('SANDBOX_LIVE_TOKENS') ?? SANDBOX_DEFAULTS.liveTokens;
   if (liveTokens !== 'many' && liveTokens !== 'one')
     problems.push(`SANDBOX_LIVE_TOKENS must be "many" or "one", not "${liveTokens}"`);
-  const autopaymentLeadDays = whole('SANDBOX_AUTOPAYMENT_LEAD_DAYS', SANDBOX_DEFAULTS.autopaymentLeadDays, 1, 365);
+  const autopaymentLeadDays = whole(
+    'SANDBOX_AUTOPAYMENT_LEAD_DAYS',
+    SANDBOX_DEFAULTS.autopaymentLeadDays,
+    1,
+    MAX_AUTOPAY_LEAD_DAYS,
+  );
 
   const publicUrl = value('SANDBOX_PUBLIC_URL')?.replace(/\/+$/, '');
   if (publicUrl !== undefined && !/^https?:\/\/[^/?#\s]+$/.test(publicUrl))

@@ -39,8 +39,8 @@ export interface Sandbox {
   /** Back to the seed, as `POST /sandbox/reset`. */
   reset(): void;
   /**
-   * The environment variables a relay needs to talk to this sandbox (`BILLING_BASE_URL`, its credentials and the
-   * three `EPS_UUID_*`), for `loadConfig({...sandbox.relayEnv(), ALLOWED_ORIGINS, …})`.
+   * The environment variables a relay needs to talk to this sandbox (`BILLING_BASE_URL`, its credentials, the three
+   * `EPS_UUID_*`, and its N as `AUTOPAYMENT_LEAD_DAYS`), for `loadConfig({...sandbox.relayEnv(), ALLOWED_ORIGINS, …})`.
    */
   relayEnv(): Record<string, string>;
   close(): Promise<void>;
@@ -100,6 +100,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         EPS_UUID_A: uuids.A,
         EPS_UUID_B: uuids.B,
         EPS_UUID_C: uuids.C,
+        // The relay tells payers this sandbox's N, as it would the billing's.
+        AUTOPAYMENT_LEAD_DAYS: String(scheduler.leadDays),
       };
     },
     clock: {

@@ -5,6 +5,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { LOOKUPS } from '../eps/lookup.js';
 import type { SystemId } from '../eps/systems.js';
+import { linkHref } from '../eps/url.js';
 import { failureText, fieldLabel, problemText } from './failure-text.js';
 import type { FormView, TextField, ValueKey } from './form-model.js';
 import { PATH_OF, unshownProblems } from './form-model.js';
@@ -25,6 +26,8 @@ export interface FieldsContext {
   /** The attributes `label-a`, `label-b`, `label-c` and `currency`. */
   names: Record<SystemId, string>;
   currency: string;
+  /** The autopayment disclosure: N of `/config`, and the attributes `methods-url` and `autopay-terms-url`. */
+  autopay: { days: number; methods: string; terms: string };
   on: Record<'input' | 'system' | 'kind' | 'save' | 'linkOnly', (e: Event) => void>;
 }
 
@@ -121,15 +124,17 @@ function lookup(c: FieldsContext): TemplateResult | typeof nothing {
 
 /**
  * A checkbox and its label, then its hint if it has one. `error`: the id of the error that describes it ('' when it
- * has none; left out for a box that cannot be wrong); without `onChange` it is shown checked and disabled.
+ * has none; left out for a box that cannot be wrong); `about`: the id of another text that describes it too; without
+ * `onChange` it is shown checked and disabled.
  */
 function checkbox(
   id: string,
   label: string,
   checked: boolean,
   onChange?: (e: Event) => void,
-  hint?: string,
+  hint?: string | TemplateResult,
   error?: string,
+  about?: string,
 ): TemplateResult {
   return html`<div class="check">
       <input
@@ -137,7 +142,7 @@ function checkbox(
         part="checkbox"
         id=${id}
         aria-invalid=${error === undefined ? nothing : error ? 'true' : 'false'}
-        aria-describedby=${hint ? `${id}-hint` : error || nothing}
+        aria-describedby=${[error, hint && `${id}-hint`, about].filter(Boolean).join(' ') || nothing}
         ?disabled=${!onChange}
         .checked=${checked}
         @change=${onChange}
@@ -147,16 +152,36 @@ function checkbox(
     ${hint ? html`<p id="${id}-hint" class="hint" part="hint">${hint}</p>` : nothing}`;
 }
 
-/** "Save payment method", and under it "Connect autopayments" (always on) and "Only link the card". */
+/**
+ * What autopayments charge, when (N of `/config`, in the locale's words: "1 day", "2 дня") and how to switch them off:
+ * on the merchant's `methods-url`, else through the shop; then the merchant's terms. Links go where any link goes, the
+ * whole page when the widget is in a frame (as the payment page does); the form's values survive Back.
+ */
+function disclosure(c: FieldsContext): TemplateResult {
+  const { labels } = c.t;
+  // An address that is not http(s) (`javascript:`…) gives no link.
+  const [methods, terms] = [c.autopay.methods, c.autopay.terms].map((url) => linkHref(url, document.baseURI));
+  const link = (href: string, text: string) => html`<a part="link" href=${href} target="_top">${text}</a>`;
+  const [before, after] = labels.autopay_off.split('{link}');
+  const days = new Intl.NumberFormat(c.locale, { style: 'unit', unit: 'day', unitDisplay: 'long' });
+  return html`${fill(labels.autopay_hint, { days: days.format(c.autopay.days) })}
+  ${methods ? html`${before}${link(methods, labels.autopay_methods)}${after}` : labels.autopay_ask}
+  ${terms ? link(terms, labels.autopay_terms) : nothing}`;
+}
+
+/**
+ * "Save payment method", and under it "Connect autopayments" (always on) with the autopayment disclosure, which
+ * describes both boxes, and "Only link the card".
+ */
 function save(c: FieldsContext): TemplateResult | typeof nothing {
   const { v, t } = c;
   if (!v.canSave) return nothing;
   const path = v.saveParams.map((f) => `eps_params.${f}`).find((p) => c.problems[p]);
   return html`<div class="field" part="field">
-    ${checkbox('f-save', t.labels.save, c.save, c.on.save, undefined, path ? 'f-save-error' : '')}
+    ${checkbox('f-save', t.labels.save, c.save, c.on.save, undefined, path ? 'f-save-error' : '', c.save ? 'f-autopay-hint' : '')}
     ${
       c.save
-        ? html`${checkbox('f-autopay', t.labels.autopay, true, undefined, t.labels.autopay_hint)}
+        ? html`${checkbox('f-autopay', t.labels.autopay, true, undefined, disclosure(c))}
         ${v.linkOnly ? checkbox('f-link-only', t.labels.link_only, c.linkOnly, c.on.linkOnly, t.labels.link_only_hint) : nothing}`
         : nothing
     }

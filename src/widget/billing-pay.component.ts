@@ -45,7 +45,8 @@ import { PayError } from './pay-error.js';
  * @csspart input - Each text field.
  * @csspart select - The lookup kind chooser.
  * @csspart checkbox - Each checkbox.
- * @csspart hint - A hint under a field.
+ * @csspart hint - A hint under a field, and the autopayment disclosure under "Connect autopayments".
+ * @csspart link - Each link of the autopayment disclosure (`methods-url`, `autopay-terms-url`).
  * @csspart preset - The preset agreement the payment goes to.
  * @csspart error - An error next to its field.
  * @csspart status - The live region: progress and errors of the whole form.
@@ -102,6 +103,8 @@ export class BillingPay extends BillingElement {
     labelC: { attribute: 'label-c' },
     currency: {},
     allowLinkOnly: { type: Boolean, attribute: 'allow-link-only' },
+    methodsUrl: { attribute: 'methods-url' },
+    autopayTermsUrl: { attribute: 'autopay-terms-url' },
   };
 
   private readonly localize = new LocalizeController(this, TEXTS);
@@ -175,6 +178,16 @@ export class BillingPay extends BillingElement {
 
   /** Offer "Only link the card (no charge)" with a saved method, where the system can (A). */
   allowLinkOnly = false;
+
+  /**
+   * The merchant's page where the payer switches autopayments off (one with `<billing-payment-methods>`), linked from
+   * the autopayment disclosure; without it, the disclosure says to contact the shop. An http(s) address, absolute or
+   * relative to the page; any other (`javascript:`…) is ignored.
+   */
+  methodsUrl = '';
+
+  /** The merchant's autopayment terms, linked from the autopayment disclosure; checked as `methods-url`. */
+  autopayTermsUrl = '';
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -394,6 +407,8 @@ export class BillingPay extends BillingElement {
       linkOnly: this.linkOnly,
       names: { A: this.labelA, B: this.labelB, C: this.labelC },
       currency: this.currency,
+      // Drawn only once `/config` is loaded.
+      autopay: { days: this.config?.autopayLeadDays ?? 0, methods: this.methodsUrl, terms: this.autopayTermsUrl },
       on: {
         input: this.onInput,
         system: this.onSystem,

@@ -86,4 +86,9 @@ export default css`
   .preset {
     margin: 0;
   }
+
+  /* The disclosure's links: the hint's colour (its contrast), told apart by their underline. */
+  a {
+    color: inherit;
+  }
 `;

@@ -2,6 +2,7 @@
  * Talking to the relay: `GET {relay}/config` and `POST {relay}/payments`. Every failure becomes a `PayError` of one
  * small closed set of types, keeping its cause.
  */
+import { isAutopayLeadDays } from '../eps/autopay.js';
 import { isBillingCode, type ErrorCode } from '../eps/errors.js';
 import { isRecord } from '../eps/is-record.js';
 import type { ErrorAnswer, OfferedSystem, PaymentAnswer, PaymentOptions } from '../eps/relay-api.js';
@@ -45,10 +46,13 @@ export async function fetchConfig(relay: string, signal: AbortSignal): Promise<P
   return readAnswer(answer, parseConfig);
 }
 
-/** The `/config` answer read into `PaymentOptions`: systems this widget does not know are left out. */
+/**
+ * The `/config` answer read into `PaymentOptions`: systems this widget does not know are left out; an answer without a
+ * whole `autopayLeadDays` is a wrong one (the payer is told N before saving a method).
+ */
 function parseConfig(body: unknown): PaymentOptions | undefined {
   if (!isRecord(body) || !Array.isArray(body.systems) || !Array.isArray(body.lookups)) return undefined;
-  if (typeof body.maxAmount !== 'string') return undefined;
+  if (typeof body.maxAmount !== 'string' || !isAutopayLeadDays(body.autopayLeadDays)) return undefined;
   const systems: OfferedSystem[] = [];
   for (const s of body.systems as Partial<Record<keyof OfferedSystem, unknown>>[]) {
     if (isRecord(s) && (SYSTEM_IDS as readonly unknown[]).includes(s.id)) {
@@ -56,7 +60,7 @@ function parseConfig(body: unknown): PaymentOptions | undefined {
     }
   }
   const lookups = body.lookups.filter((n): n is number => Number.isInteger(n));
-  return { systems, lookups, maxAmount: body.maxAmount };
+  return { systems, lookups, maxAmount: body.maxAmount, autopayLeadDays: body.autopayLeadDays };
 }
 
 /**

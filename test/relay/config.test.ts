@@ -104,6 +104,21 @@ describe('relay configuration', () => {
     );
   });
 
+  it('AUTOPAYMENT_LEAD_DAYS: N of the billing’s autopayments, 1 by default, whole days from 1 to 365', () => {
+    assert.equal(loadConfig(good).autopayLeadDays, 1);
+    assert.equal(loadConfig({ ...good, AUTOPAYMENT_LEAD_DAYS: '3' }).autopayLeadDays, 3);
+    assert.equal(loadConfig({ ...good, AUTOPAYMENT_LEAD_DAYS: ' 365 ' }).autopayLeadDays, 365);
+    for (const bad of ['0', '366', '1.5', '-1', 'two', '1e1', '']) {
+      assert.throws(
+        () => loadConfig({ ...good, AUTOPAYMENT_LEAD_DAYS: bad }),
+        (error: unknown) =>
+          error instanceof ConfigError &&
+          error.problems.join('\n') === 'AUTOPAYMENT_LEAD_DAYS must be a whole number of days from 1 to 365',
+        JSON.stringify(bad),
+      );
+    }
+  });
+
   it('keeps MAX_AMOUNT within the 15 digits a JSON number carries exactly', () => {
     assert.equal(loadConfig({ ...good, MAX_AMOUNT: '9999999999999.99' }).maxAmountText, '9999999999999.99');
     assert.throws(() => loadConfig({ ...good, MAX_AMOUNT: '10000000000000.00' }), /MAX_AMOUNT/);

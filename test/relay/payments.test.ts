@@ -39,8 +39,28 @@ describe('relay → sandbox: payments', () => {
       ],
       lookups: [1, 4, 5, 6, 7, 8, 10, 11, 14, 15],
       maxAmount: '100000.00',
+      autopayLeadDays: 1,
     });
     assert.doesNotMatch(text, /sandbox-eps|relay-test-user|relay-test-password/);
+  });
+
+  it('GET /config carries N of the autopayments as configured, and the sandbox hands its own N to a relay', async () => {
+    const configured = await startStack({ env: { AUTOPAYMENT_LEAD_DAYS: '7' } });
+    const sandboxN = await startStack({ sandbox: { autopaymentLeadDays: 3 } });
+    try {
+      const read = async (s: Stack) =>
+        (
+          (await (await fetch(`${s.relay.url}/config`, { headers: { origin: SHOP } })).json()) as Record<
+            string,
+            unknown
+          >
+        ).autopayLeadDays;
+      assert.equal(await read(configured), 7);
+      assert.equal(await read(sandboxN), 3);
+    } finally {
+      await configured.close();
+      await sandboxN.close();
+    }
   });
 
   it('A with a saved method: the billing receives exactly the validated request with its eps_uuid', async () => {

@@ -22,6 +22,7 @@ const CONFIG = {
   ],
   lookups: [1, 4, 5, 6, 7, 8, 10, 11, 14, 15],
   maxAmount: '100000.00',
+  autopayLeadDays: 1,
 };
 
 const input = (over: Partial<FormInput> = {}): FormInput => ({

@@ -16,6 +16,7 @@ export const CONFIG = {
   ],
   lookups: [1, 4, 5, 6, 7, 8, 10, 11, 14, 15],
   maxAmount: '100000.00',
+  autopayLeadDays: 1,
 };
 
 export const PAYMENT_PAGE = 'https://pay.example/checkout/42';

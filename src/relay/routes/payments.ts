@@ -31,6 +31,7 @@ export function paymentRoutes(deps: RouteDeps): Hono<RelayEnv> {
     systems: offered.map((id) => ({ id, canSave: canSaveMethod(id), linkOnly: Boolean(SYSTEMS[id].linkOnly) })),
     lookups: config.lookups,
     maxAmount: config.maxAmountText,
+    autopayLeadDays: config.autopayLeadDays,
   };
   routes.get('/config', (c) => c.json(paymentOptions));
 

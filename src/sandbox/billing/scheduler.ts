@@ -10,6 +10,7 @@
  * An event the billing learns of after its time (a subscription created with a past start, a change back-dated) is
  * processed at once, in its order, at the current time; no autopayment is fired for the past.
  */
+import { isAutopayLeadDays, MAX_AUTOPAY_LEAD_DAYS } from '../../eps/autopay.js';
 import { DAY_MS, nextHalfPast, parseTimestamp } from './calendar.js';
 import type { Autopayments } from './autopayments.js';
 import type { Charging } from './charging.js';
@@ -192,8 +193,10 @@ export class Scheduler {
 }
 
 function checkLeadDays(days: number): number {
-  if (!Number.isInteger(days) || days < 1 || days > 365)
-    throw new RangeError(`autopayment lead days must be a whole number from 1 to 365, not ${days}`);
+  if (!isAutopayLeadDays(days))
+    throw new RangeError(
+      `autopayment lead days must be a whole number from 1 to ${MAX_AUTOPAY_LEAD_DAYS}, not ${days}`,
+    );
   return days;
 }
 

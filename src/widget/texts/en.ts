@@ -20,7 +20,13 @@ export const LABELS_EN = {
   optional: 'optional',
   save: 'Save payment method',
   autopay: 'Connect autopayments',
-  autopay_hint: 'A saved payment method is always used for autopayments.',
+  // The autopayment disclosure: {days} is N of /config ("1 day"); {link} is where `methods-url`'s link goes.
+  autopay_hint:
+    'Autopayments will charge the agreement’s recommended payment: {days} before each new period, when a subscription is blocked for non-payment, and every hour at :30 while the balance is negative or a subscription awaits activation.',
+  autopay_off: 'You can switch them off at any time on {link}.',
+  autopay_methods: 'your payment methods page',
+  autopay_ask: 'To switch them off, contact the shop.',
+  autopay_terms: 'Autopayment terms',
   link_only: 'Only link the card (no charge)',
   link_only_hint: 'A test payment is made and then cancelled.',
   pay: 'Pay',
