@@ -41,6 +41,9 @@ const LABELS_EN = {
   retry: 'Try again',
   other_system: 'You can also choose another payment system.',
   no_systems: 'No payment system is available.',
+  return_sent:
+    'Payment {id} of {amount} ({kind}: {agreement}) was sent to {system}. The balance changes once it is confirmed.',
+  return_failed: 'Payment {id} of {amount} ({kind}: {agreement}) was not completed. Nothing was charged.',
 };
 
 export type LabelKey = keyof typeof LABELS_EN;
@@ -166,6 +169,9 @@ const RU: Texts = {
     retry: 'Попробовать снова',
     other_system: 'Можно также выбрать другую платёжную систему.',
     no_systems: 'Нет доступных платёжных систем.',
+    return_sent:
+      'Платёж {id} на {amount} ({kind}: {agreement}) передан в платёжную систему «{system}». Баланс изменится, когда она его подтвердит.',
+    return_failed: 'Платёж {id} на {amount} ({kind}: {agreement}) не завершён. Деньги не списаны.',
   },
   kinds: {
     login: 'Логин',
