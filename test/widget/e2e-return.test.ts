@@ -1,9 +1,9 @@
 /**
  * The payer's return, end to end with nothing stubbed but the top page's navigation: the widget pays through the real
- * relay into the billing sandbox, the sandbox's own payment page is opened in a frame, the sandbox is asked where the
- * payer's decision sends them (its real redirect), and the frame follows it to a merchant's page with a
- * `<billing-pay>` (pages/return.html), which says what it knows and fires `billing-pay-return`. The frame shares the
- * test page's tab, and so its `sessionStorage`.
+ * relay into the billing sandbox, the sandbox's payment page takes the payer's decision (the form it posts; the page
+ * itself may not be framed: `frame-ancestors 'none'`) and answers its real redirect, and a frame follows that to a
+ * merchant's page with a `<billing-pay>` (pages/return.html), which says what it knows and fires `billing-pay-return`.
+ * The frame shares the test page's tab, and so its `sessionStorage`.
  */
 import { expect, html, waitUntil } from '@open-wc/testing';
 import sinon from 'sinon';
@@ -48,7 +48,9 @@ const message = (frame: ReturnFrame) =>
 /** Lets the widget's deferred work run: only to show that something does NOT happen. */
 const pause = () => new Promise((resolve) => setTimeout(resolve, 150));
 
-describe('<billing-pay> back from the payment page (real relay and sandbox)', () => {
+describe('<billing-pay> back from the payment page (real relay and sandbox)', function () {
+  // A payment, the payment page and two loads of the merchant's page in a frame: 2–4 s in Firefox and WebKit.
+  this.timeout(20_000);
   let stack: E2eStack;
   let navigate: sinon.SinonStub;
   const frames: HTMLIFrameElement[] = [];
@@ -80,16 +82,13 @@ describe('<billing-pay> back from the payment page (real relay and sandbox)', ()
     return navigate.lastCall.args[0] as string;
   }
 
-  /** Follows the payment page in a frame, decides there (through the sandbox), and follows its redirect back. */
+  /** The payer's decision on the payment page, and the sandbox's redirect followed back in a frame. */
   async function decideAndReturn(url: string, decision: 'pay' | 'decline'): Promise<ReturnFrame> {
-    const frame = document.createElement('iframe') as ReturnFrame;
-    frames.push(frame);
-    frame.src = url;
-    document.body.append(frame);
-    await new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
     const decided = await e2e<{ status: number; location: string }>('decide', { url, decision });
     expect(decided.status).to.equal(303);
-    return openFrame(decided.location, frame);
+    const frame = await openFrame(decided.location);
+    frames.push(frame);
+    return frame;
   }
 
   const cases = [
