@@ -13,6 +13,8 @@ import type { BillingPayReturnDetail } from '../../src/widget/events.js';
 import { FAILED_MARKER } from '../../src/widget/payment-return.js';
 import { click, e2e, mount, pay, type, type E2eStack } from './helpers.js';
 
+/** A payment, its decision and two loads of the merchant's page in a frame: 2–4 s in Firefox and WebKit. */
+const TIME_LIMIT = 20_000;
 const PAGE = new URL('/test/widget/pages/return.html', location.href).href;
 
 type ReturnFrame = HTMLIFrameElement & { contentWindow: Window & { returns: BillingPayReturnDetail[] } };
@@ -48,9 +50,7 @@ const message = (frame: ReturnFrame) =>
 /** Lets the widget's deferred work run: only to show that something does NOT happen. */
 const pause = () => new Promise((resolve) => setTimeout(resolve, 150));
 
-describe('<billing-pay> back from the payment page (real relay and sandbox)', function () {
-  // A payment, the payment page and two loads of the merchant's page in a frame: 2–4 s in Firefox and WebKit.
-  this.timeout(20_000);
+describe('<billing-pay> back from the payment page (real relay and sandbox)', () => {
   let stack: E2eStack;
   let navigate: sinon.SinonStub;
   const frames: HTMLIFrameElement[] = [];
@@ -114,7 +114,8 @@ describe('<billing-pay> back from the payment page (real relay and sandbox)', fu
 
   for (const lang of ['en', 'ru'] as const) {
     for (const { system, decision, outcome } of cases) {
-      it(`${lang}: ${system}, ${decision} on the payment page → “${outcome}”, said once, marker gone`, async () => {
+      it(`${lang}: ${system}, ${decision} on the payment page → “${outcome}”, said once, marker gone`, async function () {
+        this.timeout(TIME_LIMIT);
         const url = await payFor(`System ${system}`, '12.30', lang);
         const paymentId = new URL(url).pathname.split('/').pop()!;
         const before = Date.now();
@@ -148,7 +149,8 @@ describe('<billing-pay> back from the payment page (real relay and sandbox)', fu
     }
   }
 
-  it('a crafted address says nothing: ?payment_id=…&status=succeeded, and a failure marker without an attempt', async () => {
+  it('a crafted address says nothing: ?payment_id=…&status=succeeded, and a failure marker without an attempt', async function () {
+    this.timeout(TIME_LIMIT);
     for (const query of [
       '?payment_id=999&status=succeeded',
       `?${FAILED_MARKER}=1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed&payment_id=999&status=declined`,
@@ -162,7 +164,8 @@ describe('<billing-pay> back from the payment page (real relay and sandbox)', fu
     }
   });
 
-  it('a crafted failure marker beside a real attempt is not believed: the payment was sent, no more', async () => {
+  it('a crafted failure marker beside a real attempt is not believed: the payment was sent, no more', async function () {
+    this.timeout(TIME_LIMIT);
     const url = await payFor('System B', '12.30', 'en');
     const paymentId = new URL(url).pathname.split('/').pop()!;
     const decided = await e2e<{ location: string }>('decide', { url, decision: 'pay' });
