@@ -92,8 +92,10 @@ describe('<billing-pay> back on this page', () => {
     await click(el, 'System C');
     await type(el, 'Agreement number', 'AG-1001');
     await type(el, 'Amount, RUB', '5');
+    const redirect = oneEvent(el, 'billing-pay-redirect');
     await pay(el);
     expect(said(el)).to.equal('');
+    await redirect;
   });
 
   it('a page that keeps the payer (billing-pay-redirect cancelled) remembers nothing', async () => {
