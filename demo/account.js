@@ -2,18 +2,13 @@
 // elements, logs their events and switches the page language.
 // (A file of its own: the page's Content-Security-Policy allows no inline script.)
 import { bilingual } from './i18n.js';
-import { showPaymentReturn } from './payment-return.js';
 
 const methods = document.querySelector('billing-payment-methods');
 const pay = document.querySelector('billing-pay');
-// The elements follow the page's language unless they have their own `lang`.
-let returned = null;
+// The elements follow the page's language unless they have their own `lang`; back from the payment page, the widget
+// says what it knows.
 let sayNoSession = null;
-bilingual([methods, pay], () => {
-  returned?.();
-  sayNoSession?.();
-});
-returned = showPaymentReturn(document.getElementById('payment-status'));
+bilingual([methods, pay], () => sayNoSession?.());
 const log = document.getElementById('log');
 const sessionState = document.getElementById('session-state');
 
@@ -29,7 +24,13 @@ function record(name, detail) {
 for (const name of ['billing-payment-methods-change', 'billing-payment-methods-error']) {
   methods.addEventListener(name, (event) => record(name, event.detail));
 }
-for (const name of ['billing-pay-ready', 'billing-pay-submit', 'billing-pay-redirect', 'billing-pay-error']) {
+for (const name of [
+  'billing-pay-ready',
+  'billing-pay-submit',
+  'billing-pay-redirect',
+  'billing-pay-error',
+  'billing-pay-return',
+]) {
   pay.addEventListener(name, (event) => record(name, event.detail));
 }
 

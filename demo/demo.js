@@ -1,19 +1,21 @@
-// The demo merchant page: switches the page language, logs every event of <billing-pay>, and says how the payment went
-// when the client comes back from the payment page.
+// The demo merchant page: switches the page language and logs every event of <billing-pay>. When the client comes back
+// from the payment page, the widget itself says what it knows (and fires billing-pay-return, logged here).
 // (A file of its own: the page's Content-Security-Policy allows no inline script.)
 import { bilingual } from './i18n.js';
-import { showPaymentReturn } from './payment-return.js';
 
 const widget = document.querySelector('billing-pay');
-// The widget follows the page's language unless it has its own `lang`; the language comes first, so the return is
-// said in it.
-let returned = null;
-bilingual([widget], () => returned?.());
-returned = showPaymentReturn(document.getElementById('payment-status'));
+// The widget follows the page's language unless it has its own `lang`.
+bilingual([widget]);
 const log = document.getElementById('log');
 const hold = document.getElementById('hold-redirect');
 
-for (const name of ['billing-pay-ready', 'billing-pay-submit', 'billing-pay-redirect', 'billing-pay-error']) {
+for (const name of [
+  'billing-pay-ready',
+  'billing-pay-submit',
+  'billing-pay-redirect',
+  'billing-pay-error',
+  'billing-pay-return',
+]) {
   widget.addEventListener(name, (event) => {
     if (name === 'billing-pay-redirect' && hold.checked) event.preventDefault();
     const item = document.createElement('li');

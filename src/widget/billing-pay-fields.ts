@@ -71,6 +71,11 @@ function textField(c: FieldsContext, f: TextField): TemplateResult {
   </div>`;
 }
 
+/** A system's name: the page's `texts.systems`, else `label-a`…, else "System A". */
+export function systemName(c: Pick<FieldsContext, 't' | 'names'>, id: SystemId): string {
+  return c.t.systems[id] || c.names[id] || fill(c.t.labels.system_name, { id });
+}
+
 function systems(c: FieldsContext): TemplateResult {
   const { v, t } = c;
   const problem = c.problems.system;
@@ -89,9 +94,7 @@ function systems(c: FieldsContext): TemplateResult {
             .checked=${s.id === v.system?.id}
             @change=${c.on.system}
           />
-          <label for="system-${s.id}" part="label"
-            >${t.systems[s.id] || c.names[s.id] || fill(t.labels.system_name, { id: s.id })}</label
-          >
+          <label for="system-${s.id}" part="label">${systemName(c, s.id)}</label>
         </span>`,
       )}
     </div>

@@ -5,7 +5,7 @@ import { formatAmount, parseAmountInput } from './amount-input.js';
 import { BillingElement } from './billing-element.js';
 import sharedStyles from './billing-element.styles.js';
 import { ConfigLoader, type LoadedConfig } from './config-loader.js';
-import { formFields, statusText, type FieldsContext } from './billing-pay-fields.js';
+import { formFields, statusText, systemName, type FieldsContext } from './billing-pay-fields.js';
 import styles from './billing-pay.styles.js';
 import { emit } from './events.js';
 import { failureText, problemText } from './failure-text.js';
@@ -13,6 +13,7 @@ import { checkForm, firstProblemField, formView, NO_VALUES, PATH_OF, withoutProb
 import type { FormCheck, FormInput, FormView, ValueKey } from './form-model.js';
 import { TEXTS } from './i18n.js';
 import { LocalizeController } from './localize.js';
+import { PaymentReturn, returnText } from './payment-return.js';
 import { PaymentSender, type SubmitState } from './payment-sender.js';
 
 export type { SubmitState } from './payment-sender.js';
@@ -35,8 +36,13 @@ import { PayError } from './pay-error.js';
  * @fires billing-pay-error - The form is invalid, the relay refused, or it could not be reached (also when `/config`
  *   fails: `network_error`, `timeout`, `origin_not_allowed` — the page's origin is not in the relay's `ALLOWED_ORIGINS`,
  *   with the fix in the console — or the relay's code). Detail: `{code, message, fields?}`.
+ * @fires billing-pay-return - The payer came back, in the same tab, to the page they left for the payment page, and the
+ *   element says so (once; after the page's scripts could listen, else read `paymentReturn`). Detail: `{system, amount,
+ *   lookup, agreement, paymentId, outcome, time}`; `outcome` is `sent` (the balance changes once the system confirms
+ *   it), or `not_completed` when the payer came back by the failure address the widget gives B.
  *
  * @csspart form - The form.
+ * @csspart return - The message when the payer comes back from the payment page (a live region; empty otherwise).
  * @csspart systems - The fieldset of the payment system radios.
  * @csspart legend - The legend of the payment system group.
  * @csspart radio - Each payment system radio.
@@ -111,6 +117,7 @@ export class BillingPay extends BillingElement {
 
   private readonly loader = new ConfigLoader(this);
   private readonly sender = new PaymentSender(this);
+  private readonly returned = new PaymentReturn(this);
 
   /** The locale the amount text was last shown in. */
   private shownLocale?: string;
@@ -188,6 +195,11 @@ export class BillingPay extends BillingElement {
 
   /** The merchant's autopayment terms, linked from the autopayment disclosure; checked as `methods-url`. */
   autopayTermsUrl = '';
+
+  /** The payer's return this element said (the detail of `billing-pay-return`, once fired), else `null`. Read-only. */
+  get paymentReturn() {
+    return this.returned.fired;
+  }
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -290,9 +302,11 @@ export class BillingPay extends BillingElement {
 
   /** The model's check of the whole form (form-model.ts); the element holds each part of `FormInput` by its name. */
   private checkAll(v: FormView): FormCheck {
+    const returnUrl = this.returnUrl || window.location.href;
     return checkForm(v, this as unknown as FormInput, {
       locale: this.localize.speech().locale,
-      returnUrl: this.returnUrl || window.location.href,
+      returnUrl,
+      failUrl: this.returned.failUrl(returnUrl),
     });
   }
 
@@ -322,6 +336,7 @@ export class BillingPay extends BillingElement {
   private async pay(): Promise<void> {
     const v = this.view();
     if (this.busy || !this.config || !v.system) return;
+    this.returned.clear();
     this.submitState = 'validating';
     const form = this.checkAll(v);
     if (!form.ok) {
@@ -337,22 +352,25 @@ export class BillingPay extends BillingElement {
       return;
     }
     this.submitState = 'sending';
-    let url: string | null;
+    let sent;
     try {
-      url = await this.sender.send(this.relay, form.request);
+      sent = await this.sender.send(this.relay, form.request);
     } catch (error) {
       const failure = error as PayError;
       if (failure.fields) this.problems = { ...failure.fields };
       this.report(failure);
       return;
     }
-    if (url === null) {
+    if (sent === null) {
       this.submitState = 'idle';
       return;
     }
+    const { url } = sent;
     this.submitState = 'redirecting';
-    if (emit(this, 'billing-pay-redirect', { url }, { cancelable: true })) this.navigate(url);
-    else this.submitState = 'idle';
+    if (emit(this, 'billing-pay-redirect', { url }, { cancelable: true })) {
+      this.returned.remember(form.request, sent.paymentId, this.returnUrl || window.location.href);
+      this.navigate(url);
+    } else this.submitState = 'idle';
   }
 
   /**
@@ -420,9 +438,11 @@ export class BillingPay extends BillingElement {
     const ready = this.state === 'ready' && v.system;
     const linking = v.linkOnly && this.save && this.linkOnly;
     const failed = this.submitState === 'error' || this.state === 'failed';
+    const back = this.returned.shown;
     // Pressing Pay with a pointer leaves the focus where it is: leaving a changed field checks it, and an error shown
     // above would move Pay from under the pointer between press and release, losing the click (Pay checks it all).
     return html`<form class="panel" part="form" lang=${locale} novalidate aria-label=${labels.form} @submit=${this.onSubmit}>
+      <p class="status" part="return" aria-live="polite">${back ? returnText(back, t, locale, systemName(c, back.system), this.currency) : ''}</p>
       ${ready ? formFields(c) : nothing}
       <p class="status ${failed ? 'error' : ''}" part="status" role="status">${statusText(c, this.state, this.submitState, this.failure)}</p>
       ${

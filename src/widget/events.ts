@@ -33,6 +33,26 @@ export interface BillingPayErrorDetail {
   fields?: Record<string, string>;
 }
 
+export interface BillingPayReturnDetail {
+  /** The payment system the payer was sent to. */
+  system: SystemId;
+  /** The amount, canonical text (`"1500.50"`). */
+  amount: string;
+  /** The lookup kind (`agreement_param_id`) the agreement was found by. */
+  lookup: number;
+  /** The lookup value (`agreement_param_value`): the agreement number, login, e-mail… */
+  agreement: string;
+  /** The billing's payment id. */
+  paymentId: string;
+  /**
+   * `sent`: the payment went to the system, and the balance changes once the system confirms it (the widget cannot
+   * know more); `not_completed`: the payer came back by the system's failure address (B's), so nothing was charged.
+   */
+  outcome: 'sent' | 'not_completed';
+  /** When the payer left for the payment page (ISO 8601). */
+  time: string;
+}
+
 export interface BillingPaymentMethodsErrorDetail {
   /** The relay's error code (`session_invalid`, `not_found`, …) or the widget's own (`network_error`, `timeout`, …). */
   code: string;
@@ -49,6 +69,7 @@ export const PAY_EVENTS = {
   'billing-pay-submit': detail<BillingPaySubmitDetail>(),
   'billing-pay-redirect': detail<BillingPayRedirectDetail>(),
   'billing-pay-error': detail<BillingPayErrorDetail>(),
+  'billing-pay-return': detail<BillingPayReturnDetail>(),
 };
 
 /** The events of `<billing-payment-methods>`. */

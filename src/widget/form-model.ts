@@ -162,7 +162,11 @@ export type FormCheck = { ok: true; request: PaymentRequest } | { ok: false; pro
  * The form as a request, or its problems (path → problem key) in the order of the fields, then those no field shows.
  * The amount is read in the locale's number format; the request check runs on what was read.
  */
-export function checkForm(v: FormView, input: FormInput, o: { locale: string; returnUrl: string }): FormCheck {
+export function checkForm(
+  v: FormView,
+  input: FormInput,
+  o: { locale: string; returnUrl: string; failUrl?: string },
+): FormCheck {
   const config = input.config!;
   const amount = parseAmountInput(input.values.amount, o.locale);
   const request = buildPaymentRequest(
@@ -177,6 +181,7 @@ export function checkForm(v: FormView, input: FormInput, o: { locale: string; re
       save: input.save,
       linkOnly: input.linkOnly,
       returnUrl: o.returnUrl,
+      failUrl: o.failUrl,
     },
     v,
   );

@@ -9,7 +9,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { PaymentRequest } from '../eps/request.js';
 import { PayError, toPayError } from './pay-error.js';
-import { isSafeRedirect, newIdempotencyKey, postPayment } from './relay-client.js';
+import { isSafeRedirect, newIdempotencyKey, postPayment, type SentPayment } from './relay-client.js';
 
 /** Where a submit is: an invalid form or a failed request ends in `error`; a cancelled one goes back to `idle`. */
 export type SubmitState = 'idle' | 'validating' | 'sending' | 'redirecting' | 'error';
@@ -27,17 +27,20 @@ export class PaymentSender implements ReactiveController {
     this.abort?.abort();
   }
 
-  /** The verified payment page, or `null` when the element was removed meanwhile; a failure throws a `PayError`. */
-  async send(relay: string, body: PaymentRequest): Promise<string | null> {
+  /**
+   * The verified payment page and the payment's id, or `null` when the element was removed meanwhile; a failure throws
+   * a `PayError`.
+   */
+  async send(relay: string, body: PaymentRequest): Promise<SentPayment | null> {
     const controller = (this.abort = new AbortController());
     const json = JSON.stringify(body);
     const key = this.unanswered?.json === json ? this.unanswered.key : newIdempotencyKey();
     this.unanswered = undefined;
     try {
-      const url = await postPayment(relay, json, key, controller.signal);
-      if (!isSafeRedirect(url))
-        throw new PayError('relay', 'unsafe_redirect', 'The payment page address is not https.', { cause: url });
-      return url;
+      const sent = await postPayment(relay, json, key, controller.signal);
+      if (!isSafeRedirect(sent.url))
+        throw new PayError('relay', 'unsafe_redirect', 'The payment page address is not https.', { cause: sent.url });
+      return sent;
     } catch (error) {
       if (controller.signal.aborted) {
         this.unanswered = { json, key };

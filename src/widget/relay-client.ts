@@ -63,9 +63,15 @@ function parseConfig(body: unknown): PaymentOptions | undefined {
   return { systems, lookups, maxAmount: body.maxAmount, autopayLeadDays: body.autopayLeadDays };
 }
 
+/** The relay's 201 as the widget uses it: the payment page, and the billing's payment id (`''` when it gave none). */
+export interface SentPayment {
+  url: string;
+  paymentId: string;
+}
+
 /**
  * Sends one attempt of a payment (`json`: the `PaymentRequest` as the caller serialized it, once) and answers the
- * payment page's address. The same `idempotencyKey` is used for the retry of a network failure, so the relay never
+ * payment page's address with the payment's id. The same `idempotencyKey` is used for the retry of a network failure, so the relay never
  * creates the payment twice.
  */
 export async function postPayment(
@@ -73,7 +79,7 @@ export async function postPayment(
   json: string,
   idempotencyKey: string,
   signal: AbortSignal,
-): Promise<string> {
+): Promise<SentPayment> {
   const init = {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey, Accept: 'application/json' },
@@ -92,8 +98,11 @@ export async function postPayment(
   }
   // A 201 without a page (`PaymentAnswer`) is a bad answer: the payment exists, but there is nowhere to send the client.
   return readAnswer(answer, (result) => {
-    const url = isRecord(result) ? (result as Partial<Record<keyof PaymentAnswer, unknown>>).redirect_url : undefined;
-    return typeof url === 'string' && url ? url : undefined;
+    const { redirect_url: url, payment } = (isRecord(result) ? result : {}) as Partial<
+      Record<keyof PaymentAnswer, unknown>
+    >;
+    const id = isRecord(payment) ? payment.payment_id : undefined;
+    return typeof url === 'string' && url ? { url, paymentId: id === undefined ? '' : String(id) } : undefined;
   });
 }
 

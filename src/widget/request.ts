@@ -22,6 +22,8 @@ export interface FormValues {
   /** "Only link the card": a test payment that is then cancelled; only together with `save`. */
   linkOnly: boolean;
   returnUrl: string;
+  /** Where a system with a failure address of its own (B) sends the client after a failure; default `returnUrl`. */
+  failUrl?: string;
 }
 
 /** The optional texts a person may fill in, in the order they are shown and sent. */
@@ -35,7 +37,7 @@ export function buildPaymentRequest(form: FormValues, rules: { canSave: boolean;
   const spec = SYSTEMS[form.system];
   const params: Record<string, unknown> = { ...spec.defaults };
   params[spec.returnUrl] = form.returnUrl;
-  if (spec.failUrl) params[spec.failUrl] = form.returnUrl;
+  if (spec.failUrl) params[spec.failUrl] = form.failUrl ?? form.returnUrl;
   for (const name of TEXT_PARAMS) {
     const value = form[name].trim();
     if (value && takes(form.system, name)) params[name] = value;

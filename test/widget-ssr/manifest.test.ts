@@ -82,7 +82,13 @@ describe('custom-elements.json', { skip }, () => {
         'theme',
         'lang',
       ],
-      events: ['billing-pay-ready', 'billing-pay-submit', 'billing-pay-redirect', 'billing-pay-error'],
+      events: [
+        'billing-pay-ready',
+        'billing-pay-submit',
+        'billing-pay-redirect',
+        'billing-pay-error',
+        'billing-pay-return',
+      ],
       parts: ['form', 'input', 'button', 'status', 'radio'],
       properties: [
         '--billing-pay-color-accent',

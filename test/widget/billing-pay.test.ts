@@ -266,20 +266,24 @@ describe('<billing-pay>', () => {
       });
     });
 
-    it('B, saving the method: is_autopayment, both return addresses and the name', async () => {
+    it('B, saving the method: is_autopayment, both return addresses (the failure one marked) and the name', async () => {
       const el = await widget();
       await click(el, 'System B');
       await fillIn(el, '1500.5');
       await type(el, 'Name', 'ООО Ромашка');
       await click(el, 'Save payment method');
-      expect(await sent(el)).to.deep.equal({
+      const body = (await sent(el)) as { eps_params: { name: string; value: unknown }[] };
+      const fail = String(body.eps_params[1]!.value);
+      // The failure address is the return address with the widget's marker: this element's attempt id.
+      expect(fail).to.match(/^https:\/\/shop\.example\/back\?billing-pay-failed=[\da-f]{8}-[\da-f-]{27}$/);
+      expect(body).to.deep.equal({
         system: 'B',
         amount: '1500.50',
         agreement_param_id: 5,
         agreement_param_value: 'AG-1001',
         eps_params: [
           { name: 'confirmation_return_url', value: BACK },
-          { name: 'return_url_fail', value: BACK },
+          { name: 'return_url_fail', value: fail },
           { name: 'name', value: 'ООО Ромашка' },
           { name: 'is_autopayment', value: true },
         ],

@@ -40,6 +40,9 @@ export const LABELS_EN = {
   retry: 'Try again',
   other_system: 'You can also choose another payment system.',
   no_systems: 'No payment system is available.',
+  return_sent:
+    'Payment {id} of {amount} ({kind}: {agreement}) was sent to {system}. The balance changes once it is confirmed.',
+  return_failed: 'Payment {id} of {amount} ({kind}: {agreement}) was not completed. Nothing was charged.',
 };
 
 const FIX_EN = 'Please correct the highlighted fields.';

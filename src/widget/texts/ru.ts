@@ -39,6 +39,9 @@ export const RU: Texts = {
     retry: 'Попробовать снова',
     other_system: 'Можно также выбрать другую платёжную систему.',
     no_systems: 'Нет доступных платёжных систем.',
+    return_sent:
+      'Платёж {id} на {amount} ({kind}: {agreement}) передан в платёжную систему «{system}». Баланс изменится, когда она его подтвердит.',
+    return_failed: 'Платёж {id} на {amount} ({kind}: {agreement}) не завершён. Деньги не списаны.',
   },
   kinds: {
     login: 'Логин',

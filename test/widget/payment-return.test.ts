@@ -1,0 +1,143 @@
+/**
+ * The payer's return on this page (its own address is the return address), the relay played at `fetch`: how long the
+ * message stays, what takes it away, what is remembered and when nothing is. The journey through the real relay and
+ * sandbox, in three engines and both languages, is e2e-return.test.ts.
+ */
+import { expect, html, oneEvent, waitUntil } from '@open-wc/testing';
+import sinon from 'sinon';
+import '../../src/widget/billing-pay.js';
+import { BillingPay } from '../../src/widget/billing-pay.js';
+import type { BillingPayReturnDetail } from '../../src/widget/events.js';
+import { SHOWN_MS } from '../../src/widget/payment-return.js';
+import { click, json, mount, pay, PAYMENT_PAGE, settle, stubRelay, type, type RelayStub } from './helpers.js';
+
+const RELAY = 'https://relay.example';
+const KEY = 'billing-pay-return';
+
+const said = (el: BillingPay) => el.shadowRoot!.querySelector('[part="return"]')!.textContent!.trim();
+
+describe('<billing-pay> back on this page', () => {
+  let relay: RelayStub;
+  let navigate: sinon.SinonStub;
+  let clock: sinon.SinonFakeTimers | undefined;
+
+  beforeEach(() => {
+    sessionStorage.clear();
+    relay = stubRelay({ payment: () => json({ redirect_url: PAYMENT_PAGE, payment: { payment_id: 77 } }, 201) });
+    navigate = sinon.stub(BillingPay.prototype as unknown as { navigate(url: string): void }, 'navigate');
+  });
+
+  afterEach(() => {
+    clock?.restore();
+    clock = undefined;
+    relay.restore();
+    navigate.restore();
+    sessionStorage.clear();
+  });
+
+  /** Pays with C (agreement AG-1001, 12.30) in a widget that leaves this page, then takes it away. */
+  async function payAndLeave(attributes: { returnUrl?: string; cancel?: boolean } = {}): Promise<void> {
+    const el = await mount(
+      html`<billing-pay relay=${RELAY} lang="en" return-url=${attributes.returnUrl ?? ''}></billing-pay>`,
+    );
+    if (attributes.cancel) el.addEventListener('billing-pay-redirect', (e) => e.preventDefault());
+    await click(el, 'System C');
+    await type(el, 'Amount', '12.30');
+    await type(el, 'Agreement number', 'AG-1001');
+    const redirect = oneEvent(el, 'billing-pay-redirect');
+    await pay(el);
+    await redirect;
+    el.remove();
+  }
+
+  /** The page again, with a widget: answers it and the events it fired. */
+  async function comeBack(lang = 'en'): Promise<{ el: BillingPay; events: BillingPayReturnDetail[] }> {
+    const events: BillingPayReturnDetail[] = [];
+    const listener = (e: CustomEvent<BillingPayReturnDetail>) => events.push(e.detail);
+    document.addEventListener('billing-pay-return', listener);
+    const el = await mount(html`<billing-pay relay=${RELAY} lang=${lang} currency="RUB"></billing-pay>`);
+    return { el, events };
+  }
+
+  it('says it for SHOWN_MS (60 s), in the live region, then it goes; the element keeps what it said', async () => {
+    await payAndLeave();
+    expect(navigate.calledOnceWith(PAYMENT_PAGE)).to.equal(true);
+    clock = sinon.useFakeTimers({ now: Date.now(), shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
+    const { el, events } = await comeBack('ru');
+    expect(el.paymentReturn, 'nothing before the event').to.equal(null);
+    await waitUntil(() => said(el), 'nothing said');
+    expect(said(el)).to.equal(
+      'Платёж 77 на 12,30 RUB (Номер договора: AG-1001) передан в платёжную систему «Система C». Баланс изменится, когда она его подтвердит.',
+    );
+    expect(el.shadowRoot!.querySelector('[part="return"]')!.getAttribute('aria-live')).to.equal('polite');
+    expect(events.map((e) => e.outcome)).to.deep.equal(['sent']);
+    expect(el.paymentReturn).to.deep.equal(events[0]);
+    expect(sessionStorage.getItem(KEY), 'said once').to.equal(null);
+    await expect(el).to.be.accessible();
+
+    clock.tick(SHOWN_MS - 1000);
+    await el.updateComplete;
+    expect(said(el)).to.not.equal('');
+    clock.tick(1000);
+    await el.updateComplete;
+    expect(said(el)).to.equal('');
+    expect(el.paymentReturn).to.deep.equal(events[0]);
+  });
+
+  it('the next payment takes it away', async () => {
+    await payAndLeave();
+    const { el } = await comeBack();
+    await waitUntil(() => said(el), 'nothing said');
+    expect(said(el)).to.match(/^Payment 77 of 12\.30 RUB \(Agreement number: AG-1001\) was sent to System C\./);
+    await click(el, 'System C');
+    await type(el, 'Agreement number', 'AG-1001');
+    await type(el, 'Amount, RUB', '5');
+    const redirect = oneEvent(el, 'billing-pay-redirect');
+    await pay(el);
+    expect(said(el)).to.equal('');
+    await redirect;
+  });
+
+  it('a page that keeps the payer (billing-pay-redirect cancelled) remembers nothing', async () => {
+    await payAndLeave({ cancel: true });
+    expect(sessionStorage.getItem(KEY)).to.equal(null);
+  });
+
+  it('an attempt for another page waits for it; one older than an hour is dropped', async () => {
+    await payAndLeave({ returnUrl: new URL('/elsewhere?x=1', location.href).href });
+    const stored = sessionStorage.getItem(KEY)!;
+    expect(JSON.parse(stored)).to.include({ back: new URL('/elsewhere', location.href).href, paymentId: '77' });
+    const here = await comeBack();
+    await settle();
+    await settle();
+    expect(said(here.el)).to.equal('');
+    expect(sessionStorage.getItem(KEY), 'kept for its page').to.equal(stored);
+    here.el.remove();
+
+    const old = { ...JSON.parse(stored), back: location.href.split(/[?#]/)[0], time: new Date(Date.now() - 3_601_000) };
+    sessionStorage.setItem(KEY, JSON.stringify(old));
+    const later = await comeBack();
+    await settle();
+    await settle();
+    expect(said(later.el)).to.equal('');
+    expect(later.events).to.deep.equal([]);
+    expect(sessionStorage.getItem(KEY), 'dropped').to.equal(null);
+  });
+
+  it('without storage (a sandboxed frame, a full quota) the payment goes all the same, and nothing is said', async () => {
+    const setItem = sinon.stub(Storage.prototype, 'setItem').throws(new DOMException('full', 'QuotaExceededError'));
+    const getItem = sinon.stub(Storage.prototype, 'getItem').throws(new DOMException('denied', 'SecurityError'));
+    try {
+      await payAndLeave();
+      expect(navigate.calledOnceWith(PAYMENT_PAGE)).to.equal(true);
+      const { el, events } = await comeBack();
+      await settle();
+      await settle();
+      expect(said(el)).to.equal('');
+      expect(events).to.deep.equal([]);
+    } finally {
+      setItem.restore();
+      getItem.restore();
+    }
+  });
+});
