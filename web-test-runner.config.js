@@ -9,6 +9,7 @@ import * as esbuild from 'esbuild';
 import { defaultReporter } from '@web/test-runner';
 import { chosenEngines, engineTimeLimit, freePort, launcherFor } from './test/widget/engines.ts';
 import { inputCommands } from './test/widget/input-commands.ts';
+import { browserConsole } from './test/widget/browser-console.ts';
 
 /**
  * Starts the real relay and billing sandbox beside the test server, for the end-to-end tests (`test/widget/e2e*`),
@@ -23,6 +24,10 @@ function e2eStack() {
       stack = await startE2eStack([`http://localhost:${config.port}`, `http://127.0.0.1:${config.port}`]);
     },
     async serve(context) {
+      if (context.path.startsWith('/__e2e/page/')) {
+        const page = await stack.page(context.path, new URLSearchParams(context.querystring));
+        return page && { body: page.html, type: 'html', headers: { 'Content-Security-Policy': page.csp } };
+      }
       if (!context.path.startsWith('/__e2e/')) return undefined;
       const body = await stack.handle(context.path, new URLSearchParams(context.querystring));
       return body === undefined ? undefined : { body, type: 'json' };
@@ -88,6 +93,8 @@ function strictCsp() {
   return async (context, next) => {
     await next();
     if (!context.response.is('html') || typeof context.body !== 'string') return;
+    // A page of the end-to-end stack (`/__e2e/page/*`) comes with a policy of its own.
+    if (context.response.get('Content-Security-Policy')) return;
     const hashes = [...context.body.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
       ([, code]) => `'sha256-${createHash('sha256').update(code).digest('base64')}'`,
     );
@@ -121,6 +128,7 @@ export default {
     e2eStack(),
     reactAsEsm(),
     inputCommands(),
+    browserConsole(),
     esbuildPlugin({ ts: true, tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }),
   ],
   browsers: chosenEngines().map(launcherFor),
