@@ -15,6 +15,7 @@ import { startRelay } from '../../src/relay/server.js';
 import { createClientSession } from '../../src/relay/session.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { embedElement, embedHead } from '../../scripts/embed-snippet.js';
+import { configRequests } from '../../scripts/relay-metrics.js';
 import { freePort } from './engines.js';
 
 const SESSION_SECRET = 'e2e-session-secret-that-is-long-enough-0123456789';
@@ -155,18 +156,6 @@ export interface E2ePage {
   html: string;
   /** The page's own Content-Security-Policy (the runner's strict one would refuse the relay's script). */
   csp: string;
-}
-
-async function configRequests(relayUrl: string): Promise<number> {
-  const metrics = await (await fetch(`${relayUrl}/metrics`)).text();
-  const line = metrics
-    .split('\n')
-    .find(
-      (l) =>
-        l.startsWith('relay_http_requests_total{') &&
-        ['route="/config"', 'method="GET"', 'status="200"'].every((label) => l.includes(label)),
-    );
-  return Number(line?.split(' ').at(-1) ?? 0);
 }
 
 /** A process relay's billing deadline: short, so that a key held by a killed relay turns unknown within seconds. */
