@@ -9,6 +9,7 @@ import * as esbuild from 'esbuild';
 import { defaultReporter } from '@web/test-runner';
 import { chosenEngines, engineTimeLimit, freePort, launcherFor } from './test/widget/engines.ts';
 import { inputCommands } from './test/widget/input-commands.ts';
+import { browserConsole } from './test/widget/browser-console.ts';
 
 /** The pages served with a Content-Security-Policy of their own (what they test), not the runner's (`strictCsp`). */
 const OWN_POLICY = /^\/demo\/playground\.html$|^\/__e2e\/page\/\d+\.html$/;
@@ -42,6 +43,10 @@ function e2eStack() {
       }
       const page = /^\/__e2e\/page\/(\d+)\.html$/.exec(context.path);
       if (page) return pages[page[1] - 1] === undefined ? undefined : { body: pages[page[1] - 1], type: 'html' };
+      if (context.path.startsWith('/__e2e/page/')) {
+        const named = await stack.page(context.path, new URLSearchParams(context.querystring));
+        return named && { body: named.html, type: 'html', headers: { 'Content-Security-Policy': named.csp } };
+      }
       if (!context.path.startsWith('/__e2e/')) return undefined;
       const body = await stack.handle(context.path, new URLSearchParams(context.querystring));
       return body === undefined ? undefined : { body, type: 'json' };
@@ -107,6 +112,8 @@ function strictCsp() {
   return async (context, next) => {
     await next();
     if (!context.response.is('html') || typeof context.body !== 'string' || OWN_POLICY.test(context.path)) return;
+    // A page of the end-to-end stack (`/__e2e/page/<name>`) comes with a policy of its own.
+    if (context.response.get('Content-Security-Policy')) return;
     const hashes = [...context.body.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
       ([, code]) => `'sha256-${createHash('sha256').update(code).digest('base64')}'`,
     );
@@ -140,6 +147,7 @@ export default {
     e2eStack(),
     reactAsEsm(),
     inputCommands(),
+    browserConsole(),
     esbuildPlugin({ ts: true, tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }),
   ],
   browsers: chosenEngines().map(launcherFor),

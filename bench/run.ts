@@ -1,11 +1,12 @@
 /**
  * `npm run bench`: how fast and how light, each figure next to a reference measured in the same run on the same
  * machine. Loopback only; every server runs in its own process; the run stops by itself. Prints a markdown report
- * and writes it to `bench/results.md`. `BENCH_QUICK=1` shortens every step (for working on the bench itself).
+ * and writes it to `bench/results.md`. `BENCH_QUICK=1` shortens every step (for working on the bench itself);
+ * `BENCH_ONLY=ready` runs section 6 alone (time to ready on Slow 4G) and puts it in place in `bench/results.md`.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import net from 'node:net';
 import os from 'node:os';
@@ -13,7 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { SANDBOX_DEFAULTS } from '../src/sandbox/config.js';
 import { fire, measure, type LoadResult, type Target } from './http-load.js';
 import { startChild, stopAll, type Child } from './processes.js';
-import { int, machine, mb, ms, percent, table } from './report.js';
+import { readySection, startReadyPages, timeToReady } from './ready.js';
+import { int, machine, mb, ms, percent, replaceSection, table } from './report.js';
 import {
   REFERENCE_BUNDLE,
   WIDGET_BUNDLE,
@@ -27,6 +29,8 @@ import {
 import { startRedisServer } from '../test/relay/redis-server.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
+const ONLY = process.env.BENCH_ONLY;
+if (ONLY !== undefined && ONLY !== 'ready') throw new Error(`BENCH_ONLY: ${ONLY} is not a part of the bench (ready)`);
 const PLAN = {
   seconds: QUICK ? 1 : 5,
   /**
@@ -44,6 +48,8 @@ const PLAN = {
   memoryConnections: 50,
   replayConnections: 50,
   pageLoads: QUICK ? 4 : 20,
+  /** Fresh loads of each page on the emulated Slow 4G (section 6). */
+  readyLoads: QUICK ? 3 : 15,
 };
 /** What issue 17 asks of the relay: at least this share of the bare proxy's requests/s at 50 connections. */
 const TARGET_AT_50 = 0.8;
@@ -96,29 +102,12 @@ async function main(): Promise<void> {
     () => pageRelay,
   );
 
+  const readyPages = await startReadyPages(() => pageRelay);
+
   log('starting the sandbox, relays and the bare proxy');
   const sandbox = await startChild('sandbox', { BENCH_SANDBOX: JSON.stringify(CREDENTIALS) });
   const baseUrl = `${sandbox.url}/api/rest/v1`;
-  const storeDir = mkdtempSync(join(os.tmpdir(), 'billing-pay-bench-'));
-  const relayEnv = (extra: Record<string, string> = {}) => ({
-    BILLING_BASE_URL: baseUrl,
-    BILLING_USERNAME: CREDENTIALS.username,
-    BILLING_PASSWORD: CREDENTIALS.password,
-    EPS_UUID_A: SANDBOX_DEFAULTS.epsUuids.A,
-    EPS_UUID_B: SANDBOX_DEFAULTS.epsUuids.B,
-    EPS_UUID_C: SANDBOX_DEFAULTS.epsUuids.C,
-    ALLOWED_ORIGINS: `${SHOP},${pages.origin}`,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'warn',
-    // The defaults (30 and 10 a minute) would refuse almost all of it: one address, one agreement.
-    RATE_LIMIT_IP: '999999999/1',
-    RATE_LIMIT_AGREEMENT: '999999999/1',
-    IDEMPOTENCY_TTL_SECONDS: '600',
-    // Each relay its own key store, on the disk (synchronous = FULL: the fsyncs are part of the cost measured).
-    STORE_FILE: join(storeDir, `${randomUUID()}.db`),
-    ...extra,
-  });
+  const relayEnv = relayEnvOf(baseUrl, [SHOP, pages.origin, readyPages.origin]);
   // A private redis-server of the bench's own (as the tests start theirs), else a Redis already on 6379.
   const privateRedis = await startRedisServer().catch(
     (error: Error) => (log(`${error.message.split('\n')[0]}`), undefined),
@@ -278,20 +267,24 @@ async function main(): Promise<void> {
     replays.push({ store, result, created });
   }
 
-  // 4. The widget in Chromium, against the idle relay's /config.
+  // 4. The widget in Chromium, against the idle relay's /config; 6. its time to ready on Slow 4G.
   log(`widget: ${PLAN.pageLoads} fresh loads of each page in headless Chromium`);
   const browser = await launchChromium();
   let renders: number[][];
+  let ready: Awaited<ReturnType<typeof timeToReady>>;
   try {
     renders = await timeFirstRender(
       browser,
       [`${pages.origin}/billing-pay.html`, `${pages.origin}/bench-reference.html`],
       PLAN.pageLoads,
     );
+    log(`time to ready: ${PLAN.readyLoads} fresh loads of each page on Slow 4G`);
+    ready = await timeToReady(browser, readyPages.origin, relay.url, PLAN.readyLoads);
   } finally {
     await browser.close();
   }
   await pages.close();
+  await readyPages.close();
   await stopAll();
 
   const report = [
@@ -310,10 +303,69 @@ async function main(): Promise<void> {
     '',
     memorySection(memory),
     '',
+    readySection(ready),
+    '',
   ].join('\n');
   await writeFile(RESULTS, report);
   console.log(report);
   log(`written to ${RESULTS}`);
+}
+
+/** A relay's environment for the bench, its billing at `baseUrl`, these page origins allowed. */
+function relayEnvOf(baseUrl: string, origins: string[]) {
+  const storeDir = mkdtempSync(join(os.tmpdir(), 'billing-pay-bench-'));
+  return (extra: Record<string, string> = {}) => ({
+    BILLING_BASE_URL: baseUrl,
+    BILLING_USERNAME: CREDENTIALS.username,
+    BILLING_PASSWORD: CREDENTIALS.password,
+    EPS_UUID_A: SANDBOX_DEFAULTS.epsUuids.A,
+    EPS_UUID_B: SANDBOX_DEFAULTS.epsUuids.B,
+    EPS_UUID_C: SANDBOX_DEFAULTS.epsUuids.C,
+    ALLOWED_ORIGINS: origins.join(','),
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    // The defaults (30 and 10 a minute) would refuse almost all of it: one address, one agreement.
+    RATE_LIMIT_IP: '999999999/1',
+    RATE_LIMIT_AGREEMENT: '999999999/1',
+    IDEMPOTENCY_TTL_SECONDS: '600',
+    // Each relay its own key store, on the disk (synchronous = FULL: the fsyncs are part of the cost measured).
+    STORE_FILE: join(storeDir, `${randomUUID()}.db`),
+    ...extra,
+  });
+}
+
+/** `BENCH_ONLY=ready`: section 6 alone, against one relay and the sandbox, put in place in `bench/results.md`. */
+async function readyOnly(): Promise<void> {
+  const started = performance.now();
+  const loadBefore = os.loadavg()[0]!;
+  log('building the widget and the Lit reference');
+  await buildBundles();
+  let relayUrl = '';
+  const pages = await startReadyPages(() => relayUrl);
+  const sandbox = await startChild('sandbox', { BENCH_SANDBOX: JSON.stringify(CREDENTIALS) });
+  const relay = await startChild('relay', relayEnvOf(`${sandbox.url}/api/rest/v1`, [pages.origin])());
+  relayUrl = relay.url;
+  log(`time to ready: ${PLAN.readyLoads} fresh loads of each page on Slow 4G`);
+  const browser = await launchChromium();
+  let ready: Awaited<ReturnType<typeof timeToReady>>;
+  try {
+    ready = await timeToReady(browser, pages.origin, relay.url, PLAN.readyLoads);
+  } finally {
+    await browser.close();
+    await pages.close();
+    await stopAll();
+  }
+  const section = readySection(
+    ready,
+    `Run alone (\`BENCH_ONLY=ready npm run bench\`${QUICK ? ', BENCH_QUICK: shortened' : ''}): ` +
+      `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · ${machine()} · ${Math.round((performance.now() - started) / 1000)} s; ` +
+      `load average ${loadBefore.toFixed(1)} before, ${os.loadavg()[0]!.toFixed(1)} at the end.`,
+  );
+  const before = await readFile(RESULTS, 'utf8').catch(() => '# billing-pay benchmark results\n');
+  await writeFile(RESULTS, replaceSection(before, section));
+  console.log(section);
+  log(`section 6 put in place in ${RESULTS}`);
 }
 
 interface Row {
@@ -598,7 +650,7 @@ function redisAnswers(host: string, port: number): Promise<boolean> {
 }
 
 try {
-  await main();
+  await (ONLY === 'ready' ? readyOnly() : main());
 } catch (error) {
   console.error(error);
   process.exitCode = 1;

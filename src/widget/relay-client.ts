@@ -27,7 +27,8 @@ export async function fetchConfig(relay: string, signal: AbortSignal): Promise<P
   const url = relayUrl(relay, 'config');
   let answer: Response;
   try {
-    answer = await request(url, { signal, headers: { Accept: 'application/json' } });
+    // No header of its own: the request is then exactly what `<link rel="preload" as="fetch" crossorigin>` sends.
+    answer = await request(url, { signal });
   } catch (error) {
     // CORS hides why a relay that does not allow this page answers nothing; a no-cors request reaches it all the same.
     if (

@@ -15,6 +15,8 @@ import { createLogger } from '../../src/relay/logger.js';
 import { startRelay, type Relay } from '../../src/relay/server.js';
 import { createClientSession } from '../../src/relay/session.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { embedElement, embedHead } from '../../scripts/embed-snippet.js';
+import { configRequests } from '../../scripts/relay-metrics.js';
 import { freePort } from './engines.js';
 
 const SESSION_SECRET = 'e2e-session-secret-that-is-long-enough-0123456789';
@@ -59,6 +61,8 @@ export async function startE2eStack(pageOrigins: string[]) {
     session: async (q) => ({
       session: await createClientSession({ agreementId: Number(q.get('agreement')) }, SESSION_SECRET),
     }),
+    /** `GET /config` requests the relay has answered so far (its `relay_http_requests_total`). */
+    'config-requests': async () => ({ count: await configRequests(relay.url) }),
     /** The `POST /eps_payments` bodies that reached the billing. */
     payments: async () =>
       sandbox.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/eps_payments')).map((c) => c.body),
@@ -121,12 +125,35 @@ export async function startE2eStack(pageOrigins: string[]) {
     'proc-relay/restart': async () => processRelay.restart(),
   };
 
+  /** Pages for `/__e2e/page/<name>`, each with the Content-Security-Policy it runs under. */
+  const pages: Record<string, (query: URLSearchParams) => Promise<E2ePage>> = {
+    /**
+     * A merchant's page with the embed as the docs write it: the built bundle from the relay, with its integrity, and
+     * the hints (`?hints=no-crossorigin`: the preload without `crossorigin`, as a page may get it wrong).
+     */
+    embed: async (q) => {
+      const bundles = (await (await fetch(`${relay.url}/bundles.json`)).json()) as Record<string, EmbedBundle>;
+      const bundle = bundles['billing-pay.js'];
+      if (!bundle) throw new Error('the relay serves no billing-pay.js: run `npm run build` first');
+      const embed = { relay: relay.url, bundle };
+      let head = embedHead(embed);
+      if (q.get('hints') === 'no-crossorigin') head = head.replace(/( as="fetch") crossorigin>/, '$1>');
+      return {
+        html: `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Shop</title>\n${head}\n</head>\n<body>${embedElement(embed)}</body></html>\n`,
+        csp: `default-src 'none'; script-src ${relay.url}; connect-src ${relay.url}; style-src 'self'; base-uri 'none'`,
+      };
+    },
+  };
+
   return {
     /** Where the relay and the sandbox listen, for the demo pages (scripts/demo-pages.ts). */
     addresses: { relay: relay.url, sandbox: sandbox.url },
     async handle(path: string, query: URLSearchParams): Promise<string | undefined> {
       const route = routes[path.replace(/^\/__e2e\//, '')];
       return route && JSON.stringify(await route(query));
+    },
+    async page(path: string, query: URLSearchParams): Promise<E2ePage | undefined> {
+      return pages[path.replace(/^\/__e2e\/page\//, '')]?.(query);
     },
     async close() {
       await Promise.all(merchantRelays.map((r) => r.close()));
@@ -136,6 +163,17 @@ export async function startE2eStack(pageOrigins: string[]) {
       await sandbox.close();
     },
   };
+}
+
+interface EmbedBundle {
+  file: string;
+  integrity: string;
+}
+
+export interface E2ePage {
+  html: string;
+  /** The page's own Content-Security-Policy (the runner's strict one would refuse the relay's script). */
+  csp: string;
 }
 
 /** A process relay's billing deadline: short, so that a key held by a killed relay turns unknown within seconds. */

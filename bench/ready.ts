@@ -1,0 +1,219 @@
+/**
+ * Time to ready on an emulated Slow 4G: from navigation start to the element's ready event (the form shown with the
+ * relay's `/config`, Pay enabled), in headless Chromium with CDP's network emulation, for
+ * - the floor: the Lit reference element (bench/reference-element.ts, brotli-compressed as the relay sends the widget)
+ *   on a page with the two hints, a preconnect to the relay and the preload of its `/config`;
+ * - the embed as the docs write it (scripts/embed-snippet.ts): the bundle from the relay with `integrity` and
+ *   `crossorigin`, after the same two hints;
+ * - the same embed without the hints.
+ * Each load also counts the `/config` requests the relay answered; after the timed loads, each page is kept open past
+ * the moment Chromium would warn of a preload left unused, and what it wrote to the console is kept.
+ */
+import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, constants } from 'node:zlib';
+import type { Browser, Page } from 'puppeteer-core';
+import { embedElement, embedHead, relayPath } from '../scripts/embed-snippet.js';
+import { configRequests } from '../scripts/relay-metrics.js';
+import { ms, table } from './report.js';
+import { REFERENCE_BUNDLE, median } from './widget.js';
+
+/** Slow 4G as the target names it: 150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up (bytes per second for CDP). */
+export const SLOW_4G = { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 };
+/** What the docs' embed may take at most, as a multiple of the floor. */
+export const READY_TARGET = 1.15;
+/** Chromium warns of an unused preload 3 s after the load event; the pages are watched a second longer. */
+const UNUSED_PRELOAD_WARNING_MS = 4_000;
+/** The element's attributes in the docs' example. */
+const DOCS_ATTRIBUTES = `lookup="5 7" currency="RUB" texts='{"ru": {"labels": {"pay": "Оплатить счёт"}}}'`;
+
+export interface ReadyPage {
+  name: string;
+  path: string;
+}
+
+export const READY_PAGES: ReadyPage[] = [
+  { name: 'floor: Lit reference, with the two hints', path: '/floor.html' },
+  { name: 'the docs’ embed, with the two hints', path: '/embed.html' },
+  { name: 'the embed without hints', path: '/embed-bare.html' },
+];
+
+export interface ReadyResult {
+  page: ReadyPage;
+  /** Milliseconds from navigation start to the ready event, one per load. */
+  times: number[];
+  /** `/config` requests the relay answered, one count per load. */
+  configRequests: number[];
+  /** What Chromium wrote to the console about preloads, on the page watched after the timed loads. */
+  preloadWarnings: string[];
+}
+
+/**
+ * The pages, served from their own origin (the relay's ALLOWED_ORIGINS must hold it): `relay()` answers the relay's URL
+ * once it has started; the bundle's hashed name and integrity are read from its `/bundles.json`.
+ */
+export async function startReadyPages(relay: () => string): Promise<{ origin: string; close(): Promise<void> }> {
+  const reference = brotliCompressSync(await readFile(REFERENCE_BUNDLE), {
+    params: { [constants.BROTLI_PARAM_QUALITY]: 11 },
+  });
+  let bundle: { file: string; integrity: string } | undefined;
+  const page = async (path: string): Promise<string | undefined> => {
+    const url = relay();
+    bundle ??= ((await (await fetch(`${url}/bundles.json`)).json()) as Record<string, typeof bundle>)['billing-pay.js'];
+    if (!bundle) throw new Error(`${url}/bundles.json names no billing-pay.js`);
+    const embed = { relay: url, bundle, attributes: DOCS_ATTRIBUTES };
+    const [head, body, readyEvent] =
+      path === '/floor.html'
+        ? [
+            `<link rel="preconnect" href="${new URL(url).origin}" crossorigin>\n` +
+              `<link rel="preload" href="${relayPath(url, 'config')}" as="fetch" crossorigin>\n` +
+              '<script type="module" src="/reference-element.js"></script>',
+            `<bench-reference relay="${url}"></bench-reference>`,
+            'bench-reference-ready',
+          ]
+        : path === '/embed.html' || path === '/embed-bare.html'
+          ? [embedHead({ ...embed, hints: path === '/embed.html' }), embedElement(embed), 'billing-pay-ready']
+          : [];
+    if (!head) return undefined;
+    // The ready time is noted by a script after the element (it runs before any module script), not in <head>.
+    return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Shop</title>
+${head}
+</head><body>
+${body}
+<script>addEventListener('${readyEvent}', () => { window.benchReady = performance.now(); }, { once: true });</script>
+</body></html>`;
+  };
+  const server = http.createServer((req, res) => {
+    if (req.url === '/reference-element.js') {
+      res
+        .writeHead(200, {
+          'content-type': 'text/javascript; charset=utf-8',
+          'content-encoding': 'br',
+          'cache-control': 'public, max-age=31536000, immutable',
+        })
+        .end(reference);
+      return;
+    }
+    page(req.url ?? '').then(
+      (html) =>
+        html
+          ? res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(html)
+          : res.writeHead(404).end(),
+      (error: Error) => res.writeHead(500).end(error.message),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A fresh context (nothing cached, no connection open) and a page of it on the emulated network. */
+async function freshPage(browser: Browser): Promise<{ page: Page; close(): Promise<void> }> {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  const cdp = await page.createCDPSession();
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
+  return { page, close: () => context.close() };
+}
+
+/**
+ * `loads` fresh loads of each page, the pages taking turns (in another order each round, so that none always follows
+ * the same one); then each page once more, watched for preload warnings.
+ */
+export async function timeToReady(
+  browser: Browser,
+  origin: string,
+  relayUrl: string,
+  loads: number,
+  pages: ReadyPage[] = READY_PAGES,
+): Promise<ReadyResult[]> {
+  const results = pages.map((page) => ({ page, times: [] as number[], configRequests: [] as number[] }));
+  for (let round = 0; round < loads; round += 1) {
+    for (let i = 0; i < results.length; i += 1) {
+      const result = results[(i + round) % results.length]!;
+      const before = await configRequests(relayUrl);
+      const { page, close } = await freshPage(browser);
+      try {
+        await page.goto(`${origin}${result.page.path}`);
+        await page.waitForFunction(() => 'benchReady' in window, { timeout: 30_000 });
+        result.times.push(await page.evaluate(() => (window as unknown as { benchReady: number }).benchReady));
+      } finally {
+        await close();
+      }
+      result.configRequests.push((await configRequests(relayUrl)) - before);
+    }
+  }
+  const watched: ReadyResult[] = [];
+  for (const result of results) {
+    const { page, close } = await freshPage(browser);
+    const lines: string[] = [];
+    page.on('console', (m) => lines.push(`${m.type()}: ${m.text()}`));
+    try {
+      await page.goto(`${origin}${result.page.path}`, { waitUntil: 'load' });
+      await new Promise((resolve) => setTimeout(resolve, UNUSED_PRELOAD_WARNING_MS));
+    } finally {
+      await close();
+    }
+    watched.push({ ...result, preloadWarnings: lines.filter((line) => /preload/i.test(line)) });
+  }
+  return watched;
+}
+
+/** Section 6 of the report; `header` says when and on what load a run of this section alone was made. */
+export function readySection(results: ReadyResult[], header?: string): string {
+  const [floor, ...rest] = results as [ReadyResult, ...ReadyResult[]];
+  const floorMedian = median(floor.times);
+  // Each round loaded every page once: the ratio of a round's two loads, lowest to highest.
+  const roundRatios = (r: ReadyResult) => {
+    const ratios = r.times.map((t, i) => t / floor.times[i]!).sort((a, b) => a - b);
+    return `${ratios[0]!.toFixed(2)}–${ratios.at(-1)!.toFixed(2)} ×`;
+  };
+  const requests = (r: ReadyResult) => [...new Set(r.configRequests)].join(' or ');
+  const docs = rest[0];
+  const ratio = docs ? median(docs.times) / floorMedian : NaN;
+  return [
+    '## 6. Time to ready on Slow 4G',
+    '',
+    ...(header ? [header, ''] : []),
+    `Milliseconds from navigation start to the element's ready event (\`billing-pay-ready\`: the form shown with the relay's ` +
+      `\`/config\`, Pay enabled), headless Chromium with CDP's network emulation at ${SLOW_4G.latency} ms latency per request, ` +
+      `${(SLOW_4G.downloadThroughput * 8) / 1e6} Mbit/s down, ${(SLOW_4G.uploadThroughput * 8) / 1e3} kbit/s up (no CPU throttling); ` +
+      `median of ${floor.times.length} fresh loads of each page (a new browser context every time: nothing cached, no ` +
+      'connection open), the pages taking turns. The floor is the Lit reference element of section 4 (brotli, as the relay ' +
+      'sends the widget) on a page with `<link rel="preconnect">` to the relay and `<link rel="preload" as="fetch" crossorigin>` ' +
+      "of its `/config`. The embed is the docs' snippet (scripts/embed-snippet.ts): the bundle from the relay with `integrity` " +
+      'and `crossorigin`, after the same two hints. CDP emulates latency per request, not per connection: what the ' +
+      'preconnect saves on a real network (DNS, TCP, TLS) is not in these figures. Requests: the `/config` requests the ' +
+      'relay answered per load. Warnings: what Chromium wrote about preloads on one more load of the page, watched ' +
+      `${UNUSED_PRELOAD_WARNING_MS / 1000} s past its load event.`,
+    '',
+    table(
+      [
+        'page',
+        'median ms',
+        'min–max ms',
+        '÷ floor (medians)',
+        '÷ floor, each round',
+        '`/config` requests',
+        'preload warnings',
+      ],
+      results.map((r) => [
+        r.page.name,
+        ms(median(r.times)),
+        `${ms(Math.min(...r.times))}–${ms(Math.max(...r.times))}`,
+        r === floor ? '1' : `${(median(r.times) / floorMedian).toFixed(2)} ×`,
+        r === floor ? '–' : roundRatios(r),
+        requests(r),
+        r.preloadWarnings.length ? r.preloadWarnings.join('<br>') : 'none',
+      ]),
+    ),
+    '',
+    `The docs' embed at ${ratio.toFixed(2)} × the floor against the target of ${READY_TARGET} ×: ` +
+      `${ratio <= READY_TARGET ? 'met' : 'not met'}.`,
+  ].join('\n');
+}
