@@ -1,6 +1,6 @@
 /**
  * `npm run build`, after the manifest: every part of the docs that mirrors code, made from its one source — the
- * element tables (docs/embedding.md); the relay's configuration (docs/relay.md and the whole of `.env.example`), its
+ * element tables and the bundles' weight (docs/embedding.md); the relay's configuration (docs/relay.md and the whole of `.env.example`), its
  * error codes and each payment system's parameters (docs/relay.md).
  * `--check` changes nothing and fails when a file is out of date; test/scripts/docs-tables.test.ts does the same in
  * `npm test`.
@@ -12,6 +12,7 @@ import { elementTables, type Manifest } from './docs/element-tables.js';
 import { errorTable } from './docs/error-table.js';
 import { withPart, type GeneratedPart } from './docs/markdown.js';
 import { systemTables } from './docs/system-tables.js';
+import { weightTable } from './docs/weight-table.js';
 
 const root = new URL('../', import.meta.url);
 const read = (file: string) => readFileSync(new URL(file, root), 'utf8');
@@ -35,6 +36,7 @@ export const GENERATED: Generated[] = [
       source: 'custom-elements.json (the elements’ JSDoc)',
       make: () => elementTables(JSON.parse(read('custom-elements.json')) as Manifest),
     },
+    { name: 'weight', source: 'the built bundles (scripts/size.ts)', make: weightTable },
   ]),
   page('docs/relay.md', [
     { name: 'config', source: 'src/relay/config-variables.ts', make: configTables },

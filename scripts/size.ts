@@ -10,28 +10,52 @@
  * with both elements: 23.70 kB (23,658 B measured).
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-const BUDGETS = { 'dist/billing-pay.js': 21_300, 'dist/billing-pay-account.js': 23_700 };
-const kB = (n: number) => `${(n / 1000).toFixed(2)} kB`;
+export const BUDGETS = { 'dist/billing-pay.js': 21_300, 'dist/billing-pay-account.js': 23_700 };
+export const kB = (n: number) => `${(n / 1000).toFixed(2)} kB`;
 
-let over = false;
-for (const [file, budget] of Object.entries(BUDGETS)) {
-  let code: Buffer;
+export interface Weight {
+  file: string;
+  raw: number;
+  gzip: number;
+  brotli: number;
+  budget: number;
+}
+
+/** The weight of each budgeted bundle as built; throws when one is missing. */
+export function weigh(): Weight[] {
+  return Object.entries(BUDGETS).map(([file, budget]) => {
+    let code: Buffer;
+    try {
+      code = readFileSync(new URL(`../${file}`, import.meta.url));
+    } catch {
+      throw new Error(`${file} is missing: run \`npm run build\` first.`);
+    }
+    const gzip = gzipSync(code, { level: 9 }).length;
+    const brotli = brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+    return { file, raw: code.length, gzip, brotli, budget };
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  let weights: Weight[];
   try {
-    code = readFileSync(new URL(`../${file}`, import.meta.url));
-  } catch {
-    console.error(`${file} is missing: run \`npm run build\` first.`);
+    weights = weigh();
+  } catch (error) {
+    console.error((error as Error).message);
     process.exit(1);
   }
-  const gzip = gzipSync(code, { level: 9 }).length;
-  const brotli = brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
-  console.log(`${file}: ${kB(code.length)} raw (${code.length} B), ${kB(gzip)} gzip (${gzip} B), ${kB(brotli)} brotli`);
-  if (gzip > budget) {
-    console.error(`  over budget: ${kB(gzip)} gzip > ${kB(budget)}`);
-    over = true;
-  } else {
-    console.log(`  within the ${kB(budget)} gzip budget (${kB(budget - gzip)} left)`);
+  let over = false;
+  for (const { file, raw, gzip, brotli, budget } of weights) {
+    console.log(`${file}: ${kB(raw)} raw (${raw} B), ${kB(gzip)} gzip (${gzip} B), ${kB(brotli)} brotli`);
+    if (gzip > budget) {
+      console.error(`  over budget: ${kB(gzip)} gzip > ${kB(budget)}`);
+      over = true;
+    } else {
+      console.log(`  within the ${kB(budget)} gzip budget (${kB(budget - gzip)} left)`);
+    }
   }
+  if (over) process.exit(1);
 }
-if (over) process.exit(1);
