@@ -58,7 +58,7 @@ function textField(c: FieldsContext, f: TextField): TemplateResult {
       type=${f.type}
       inputmode=${f.inputmode ?? nothing}
       autocomplete=${f.autocomplete}
-      maxlength=${f.maxlength ?? 500}
+      maxlength="500"
       ?readonly=${f.readonly}
       ?required=${!f.optional}
       aria-invalid=${problem ? 'true' : 'false'}

@@ -268,9 +268,14 @@ export class BillingPay extends BillingElement {
     void this.loadConfig(true);
   };
 
-  /** Back from the payment page through the back/forward cache: the form is usable again. */
+  /**
+   * Back from the payment page through the back/forward cache: the form is usable again, and the attempt is not a
+   * return (the payment system did not send the payer here).
+   */
   private onPageShow = (e: PageTransitionEvent) => {
-    if (e.persisted && this.submitState === 'redirecting') this.submitState = 'idle';
+    if (!e.persisted) return;
+    this.returned.forget();
+    if (this.submitState === 'redirecting') this.submitState = 'idle';
   };
 
   private onSystem = (e: Event) => {
@@ -368,7 +373,9 @@ export class BillingPay extends BillingElement {
     const { url } = sent;
     this.submitState = 'redirecting';
     if (emit(this, 'billing-pay-redirect', { url }, { cancelable: true })) {
-      this.returned.remember(form.request, sent.paymentId, this.returnUrl || window.location.href);
+      // Only linking a card: its test payment is cancelled, so there is no payment to tell of on the way back.
+      const linking = v.linkOnly && this.save && this.linkOnly;
+      if (!linking) this.returned.remember(form.request, sent.paymentId, this.returnUrl || window.location.href);
       this.navigate(url);
     } else this.submitState = 'idle';
   }

@@ -49,8 +49,6 @@ export interface TextField {
   type: string;
   inputmode?: string;
   autocomplete: string;
-  /** At most this many characters (the model's limit for the kind); 500 when unset. */
-  maxlength?: number;
   optional?: boolean;
   readonly?: boolean;
 }
@@ -132,7 +130,6 @@ export function formView(input: FormInput): FormView {
                 name: 'lookupValue' as const,
                 type: 'text',
                 autocomplete: 'off',
-                maxlength: LOOKUPS[kind].maxLength,
                 ...LOOKUPS[kind].input,
               },
             ]),

@@ -15,6 +15,15 @@ export const TEXTS: Record<Lang, Texts> = { en: EN, ru: RU };
 
 export const PAYMENT_METHODS_TEXTS: Record<Lang, PaymentMethodsTexts> = { en: METHODS_EN, ru: METHODS_RU };
 
+/** Whether `Intl` takes `tag` (`ru-RU-` or `en-x` it refuses, and would throw wherever a number is written). */
+function isLocale(tag: string): boolean {
+  try {
+    return Intl.getCanonicalLocales(tag).length > 0;
+  } catch {
+    return false;
+  }
+}
+
 /** `'ru'` for any Russian tag (`ru`, `ru-RU`), else `'en'`. */
 export function toLang(tag: string | null | undefined): Lang {
   return /^ru\b/i.test(tag ?? '') ? 'ru' : 'en';
@@ -66,7 +75,7 @@ export function layerTexts<T extends object>(
       Object.assign({}, texts, ...layers.map((layer) => layer[part])),
     ]),
   ) as T;
-  return { locale: (known && tag) || 'en', t };
+  return { locale: (known && [tag, primary].find(isLocale)) || 'en', t };
 }
 
 /** The texts of `<billing-pay>` for a language tag, with the page's `texts` (see `layerTexts`). */

@@ -75,5 +75,7 @@ export function errorText(
 ): string {
   const seconds = failure.retryAfter ?? 60;
   const [count, unit] = seconds >= 60 ? [Math.ceil(seconds / 60), 'minute' as const] : [seconds, 'second' as const];
-  return fill(texts[failure.code] ?? fallback, { wait: new Intl.RelativeTimeFormat(locale).format(count, unit) });
+  // Own keys only: a code such as `constructor` from a proxy is a code without a text.
+  const text = Object.hasOwn(texts, failure.code) ? texts[failure.code] : undefined;
+  return fill(text ?? fallback, { wait: new Intl.RelativeTimeFormat(locale).format(count, unit) });
 }

@@ -7,8 +7,10 @@
  * sandboxed frame, a full quota) means no message, never an error.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { LOOKUPS, type LookupKind } from '../eps/lookup.js';
+import { canonicalAmount } from '../eps/amount.js';
+import { isLookupKind, LOOKUPS, type LookupKind } from '../eps/lookup.js';
 import type { PaymentRequest } from '../eps/request.js';
+import { SYSTEM_IDS } from '../eps/systems.js';
 import { formatAmount } from './amount-input.js';
 import { emit, type BillingPayReturnDetail } from './events.js';
 import { fill, type Texts } from './i18n.js';
@@ -31,6 +33,26 @@ interface Attempt extends Omit<BillingPayReturnDetail, 'outcome'> {
 
 const pageOf = (href: string) => new URL(href).href.split(/[?#]/)[0]!;
 
+/** Forgets the remembered attempt (storage that cannot be used holds none). */
+function forget(): void {
+  try {
+    sessionStorage.removeItem(KEY);
+  } catch {
+    // Nothing was remembered.
+  }
+}
+
+/** An attempt as this version remembers it: what another version or another script wrote is not believed. */
+function isAttempt(a: Partial<Attempt> | null): a is Attempt {
+  return (
+    !!a &&
+    (SYSTEM_IDS as readonly unknown[]).includes(a.system) &&
+    canonicalAmount(a.amount) === a.amount &&
+    isLookupKind(a.lookup) &&
+    [a.id, a.back, a.agreement, a.paymentId, a.time].every((s) => typeof s === 'string')
+  );
+}
+
 /**
  * The remembered attempt as this page's return, or `null`; takes the marker out of the address (so a reload does not
  * repeat it) and the attempt out of storage (it is said once). An attempt for another page waits for its own.
@@ -42,11 +64,22 @@ function take(): BillingPayReturnDetail | null {
     url.searchParams.delete(FAILED_MARKER);
     history.replaceState(history.state, '', url.href);
   }
+  // A reload, or Back to this page, is not the payment system sending the payer back: the attempt is not said.
+  const { type } = (performance.getEntriesByType?.('navigation')[0] ?? {}) as Partial<PerformanceNavigationTiming>;
+  if (type === 'reload' || type === 'back_forward') {
+    forget();
+    return null;
+  }
   try {
-    const { id, back, ...attempt } = JSON.parse(sessionStorage.getItem(KEY)!) as Attempt;
+    const stored = JSON.parse(sessionStorage.getItem(KEY)!) as Partial<Attempt> | null;
+    if (!isAttempt(stored)) {
+      if (stored) forget();
+      return null;
+    }
+    const { id, back, ...attempt } = stored;
     const fresh = Date.now() - Date.parse(attempt.time) < KEPT_MS;
     if (fresh && back !== pageOf(url.href)) return null;
-    sessionStorage.removeItem(KEY);
+    forget();
     return fresh ? { ...attempt, outcome: marker === id ? 'not_completed' : 'sent' } : null;
   } catch {
     return null;
@@ -117,6 +150,11 @@ export class PaymentReturn implements ReactiveController {
     } catch {
       // No storage: the payer comes back to no message.
     }
+  }
+
+  /** Back to this page through the back/forward cache: the payer did not come back from the system's page. */
+  forget(): void {
+    forget();
   }
 
   /** Takes the message away (the next payment, or its time is up). */

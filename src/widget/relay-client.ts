@@ -48,20 +48,23 @@ export async function fetchConfig(relay: string, signal: AbortSignal): Promise<P
 }
 
 /**
- * The `/config` answer read into `PaymentOptions`: systems this widget does not know are left out; an answer without a
- * whole `autopayLeadDays` is a wrong one (the payer is told N before saving a method).
+ * The `/config` answer read into `PaymentOptions`: systems this widget does not know are left out; without a whole
+ * `autopayLeadDays` no system offers saving (the payer is told N before saving a method, never a guess).
  */
 function parseConfig(body: unknown): PaymentOptions | undefined {
   if (!isRecord(body) || !Array.isArray(body.systems) || !Array.isArray(body.lookups)) return undefined;
-  if (typeof body.maxAmount !== 'string' || !isAutopayLeadDays(body.autopayLeadDays)) return undefined;
+  if (typeof body.maxAmount !== 'string') return undefined;
+  // Without a whole N (an older relay) the payer cannot be told when autopayments charge: no saving is offered.
+  const days = isAutopayLeadDays(body.autopayLeadDays) ? body.autopayLeadDays : 0;
   const systems: OfferedSystem[] = [];
   for (const s of body.systems as Partial<Record<keyof OfferedSystem, unknown>>[]) {
     if (isRecord(s) && (SYSTEM_IDS as readonly unknown[]).includes(s.id)) {
-      systems.push({ id: s.id as OfferedSystem['id'], canSave: s.canSave === true, linkOnly: s.linkOnly === true });
+      const canSave = days > 0 && s.canSave === true;
+      systems.push({ id: s.id as OfferedSystem['id'], canSave, linkOnly: canSave && s.linkOnly === true });
     }
   }
   const lookups = body.lookups.filter((n): n is number => Number.isInteger(n));
-  return { systems, lookups, maxAmount: body.maxAmount, autopayLeadDays: body.autopayLeadDays };
+  return { systems, lookups, maxAmount: body.maxAmount, autopayLeadDays: days };
 }
 
 /** The relay's 201 as the widget uses it: the payment page, and the billing's payment id (`''` when it gave none). */

@@ -5,7 +5,7 @@
  * replaceable through `texts`, and accessible whether it is shown or not. Through the stub relay, and once through the
  * real relay and sandbox.
  */
-import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { expect, html } from '@open-wc/testing';
 import sinon from 'sinon';
 import { BillingPay } from '../../src/widget/billing-pay.js';
 import { expectContrast } from './contrast.js';
@@ -155,16 +155,21 @@ describe('<billing-pay> autopayment disclosure', () => {
     );
   });
 
-  it('a /config without a whole N is a wrong answer: the payer is never told a guess', async () => {
+  it('a language tag Intl refuses (ru-RU-) still tells N, in its language', async () => {
+    const el = await mount(html`<billing-pay relay=${RELAY} lang="ru-RU-"></billing-pay>`);
+    await click(el, 'Система A');
+    await click(el, 'Сохранить способ оплаты');
+    expect(description(el, 'Подключить автоплатежи')).to.contain('за 3 дня до');
+  });
+
+  it('a /config without a whole N (an older relay) offers no saving: the payer is never told a guess, and pays', async () => {
     for (const autopayLeadDays of [undefined, 0, 1.5, '1', 366, null]) {
       relay.restore();
       relay = stubRelay({ config: { ...CONFIG, autopayLeadDays } });
-      const el = document.createElement('billing-pay');
-      const failed = oneEvent(el, 'billing-pay-error');
-      el.relay = RELAY;
-      await fixture(html`<div></div>`).then((box) => box.append(el));
-      expect((await failed).detail.code, String(autopayLeadDays)).to.equal('bad_answer');
-      expect(el.state).to.equal('failed');
+      const el = await mount(html`<billing-pay relay=${RELAY} lang="en"></billing-pay>`);
+      expect(el.state, String(autopayLeadDays)).to.equal('ready');
+      await click(el, 'System A');
+      expect(control(el, 'Save payment method'), String(autopayLeadDays)).to.equal(null);
       el.remove();
     }
   });
@@ -215,7 +220,7 @@ describe('<billing-pay> autopayment disclosure', () => {
     for (const system of ['System A', 'System B']) {
       await click(el, system);
       if (!field(el, 'Save payment method').checked) await click(el, 'Save payment method');
-      expect(description(el, 'Connect autopayments')).to.contain(': 1 day before each new period');
+      expect(description(el, 'Connect autopayments')).to.contain(': 2 days before each new period');
     }
     await click(el, 'System C'); // C cannot save a method: no disclosure
     expect(el.shadowRoot!.getElementById('f-autopay-hint')).to.equal(null);

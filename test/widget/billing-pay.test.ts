@@ -24,6 +24,7 @@ import {
   type,
   type RelayStub,
 } from './helpers.js';
+import { typeKeys } from './input.js';
 
 const RELAY = 'http://relay.test';
 const BACK = 'https://shop.example/back';
@@ -182,15 +183,23 @@ describe('<billing-pay>', () => {
       await select(el, 'Find the agreement by', 'E-mail');
       expect(control(el, 'Agreement number')).to.equal(null);
       expect(field(el, 'E-mail').type).to.equal('email');
-      expect(field(el, 'E-mail').maxLength, "the model's limit for the kind").to.equal(LOOKUPS[7].maxLength);
-      await select(el, 'Find the agreement by', 'Agreement number');
-      expect(field(el, 'Agreement number').maxLength).to.equal(LOOKUPS[5].maxLength);
-      await select(el, 'Find the agreement by', 'E-mail');
       await type(el, 'Amount', '10');
       await type(el, 'E-mail', 'client@example.com');
       const body = (await sent(el)) as Record<string, unknown>;
       expect(body.agreement_param_id).to.equal(7);
       expect(body.agreement_param_value).to.equal('client@example.com');
+    });
+
+    it('a value one character over its kind’s limit is refused as too long, never cut to another agreement', async () => {
+      const el = await mount(html`<billing-pay relay=${RELAY} lang="en" lookup="10" return-url=${BACK}></billing-pay>`);
+      const over = ` ${'1'.repeat(LOOKUPS[10].maxLength + 1)}`;
+      await type(el, 'Amount', '10');
+      field(el, 'Client ID').focus();
+      await typeKeys(over);
+      expect(field(el, 'Client ID').value, 'kept as typed, key by key').to.equal(over);
+      await pay(el);
+      expect(errorOf(el, 'Client ID')).to.equal('This value is too long.');
+      expect(relay.payments()).to.have.length(0);
     });
 
     it('does not ask for a preset agreement', async () => {

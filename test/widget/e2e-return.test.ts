@@ -101,13 +101,13 @@ describe('<billing-pay> back from the payment page (real relay and sandbox)', ()
   const TEXTS = {
     en: {
       sent: (id: string, system: string) =>
-        `Payment ${id} of 12.30 (Agreement number: AG-1001) was sent to System ${system}. The balance changes once it is confirmed.`,
+        `You are back from System ${system}. If you completed payment ${id} of 12.30 (Agreement number: AG-1001) there, the balance changes once it is confirmed.`,
       not_completed: (id: string) =>
         `Payment ${id} of 12.30 (Agreement number: AG-1001) was not completed. Nothing was charged.`,
     },
     ru: {
       sent: (id: string, system: string) =>
-        `Платёж ${id} на 12,30 (Номер договора: AG-1001) передан в платёжную систему «Система ${system}». Баланс изменится, когда она его подтвердит.`,
+        `Вы вернулись со страницы «Система ${system}». Если вы завершили там платёж ${id} на 12,30 (Номер договора: AG-1001), баланс изменится, когда его подтвердят.`,
       not_completed: (id: string) => `Платёж ${id} на 12,30 (Номер договора: AG-1001) не завершён. Деньги не списаны.`,
     },
   };

@@ -22,7 +22,8 @@ import { freePort } from './engines.js';
 const SESSION_SECRET = 'e2e-session-secret-that-is-long-enough-0123456789';
 
 export async function startE2eStack(pageOrigins: string[]) {
-  const sandbox = await startSandbox({ port: 0, username: 'e2e', password: 'e2e-password' });
+  // N = 2, not the default: the autopayment disclosure's end-to-end test sees the sandbox's N reach the widget.
+  const sandbox = await startSandbox({ port: 0, username: 'e2e', password: 'e2e-password', autopaymentLeadDays: 2 });
   const relay = await startRelay(
     loadConfig({
       ...sandbox.relayEnv(),

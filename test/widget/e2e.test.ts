@@ -184,7 +184,7 @@ describe('<billing-pay> end to end: widget → relay → billing sandbox', () =>
     expect(after).to.include({ enable_auto_payments: false, status: 3 });
   });
 
-  it('the saved method pays by itself: one day before a new period the autopayment shows on the client card', async () => {
+  it('the saved method pays by itself: N days before a new period the autopayment shows on the client card', async () => {
     // The first test saved a method with A on agreement 1001 (a monthly subscription). Money paid in the tests may
     // cover the next period (recommended payment 0, nothing charged): then the eve of the one after comes.
     let autopayment: { kind: string; trigger?: string; amount?: string } | undefined;

@@ -103,4 +103,19 @@ describe('what the payer reads for each error code of the relay', () => {
     }
     expect(logged.callCount, 'origin_not_allowed: the fix in the console, once per language').to.equal(2);
   });
+
+  it('a code that is not the relay’s (a proxy’s `constructor`, `toString`) gets the general text', async () => {
+    for (const code of ['constructor', 'toString', '__proto__']) {
+      answer = { status: 502, code };
+      const el = await mount(html`<billing-pay relay=${RELAY} lang="en"></billing-pay>`);
+      await type(el, 'Amount', '10');
+      await type(el, 'Agreement number', 'AG-1');
+      const error = oneEvent(el, 'billing-pay-error');
+      await pay(el);
+      expect((await error).detail.message, code).to.equal(
+        'A fault on this site stopped the payment. Try again later or contact the shop.',
+      );
+      el.remove();
+    }
+  });
 });

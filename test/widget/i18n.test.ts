@@ -59,6 +59,9 @@ describe('texts', () => {
     expect(resolveTexts('ru-RU')).to.deep.equal({ locale: 'ru-RU', t: TEXTS.ru });
     expect(resolveTexts('')).to.deep.equal({ locale: 'en', t: TEXTS.en });
     expect(resolveTexts('fr-CA').locale, 'no texts: English').to.equal('en');
+    // A tag Intl refuses would throw wherever a number is written: its language, else English.
+    expect(resolveTexts('ru-RU-')).to.deep.equal({ locale: 'ru', t: TEXTS.ru });
+    expect(resolveTexts('en-x').locale).to.equal('en');
 
     const flat = resolveTexts('ru', { labels: { pay: 'Pay now' }, problems: { required: 'Needed.' } });
     expect(flat.t.labels.pay).to.equal('Pay now');

@@ -27,7 +27,10 @@ describe('<billing-pay> back on this page', () => {
     navigate = sinon.stub(BillingPay.prototype as unknown as { navigate(url: string): void }, 'navigate');
   });
 
+  const listeners: ((e: CustomEvent<BillingPayReturnDetail>) => void)[] = [];
+
   afterEach(() => {
+    for (const listener of listeners.splice(0)) document.removeEventListener('billing-pay-return', listener);
     clock?.restore();
     clock = undefined;
     relay.restore();
@@ -55,6 +58,7 @@ describe('<billing-pay> back on this page', () => {
     const events: BillingPayReturnDetail[] = [];
     const listener = (e: CustomEvent<BillingPayReturnDetail>) => events.push(e.detail);
     document.addEventListener('billing-pay-return', listener);
+    listeners.push(listener);
     const el = await mount(html`<billing-pay relay=${RELAY} lang=${lang} currency="RUB"></billing-pay>`);
     return { el, events };
   }
@@ -67,7 +71,7 @@ describe('<billing-pay> back on this page', () => {
     expect(el.paymentReturn, 'nothing before the event').to.equal(null);
     await waitUntil(() => said(el), 'nothing said');
     expect(said(el)).to.equal(
-      'Платёж 77 на 12,30 RUB (Номер договора: AG-1001) передан в платёжную систему «Система C». Баланс изменится, когда она его подтвердит.',
+      'Вы вернулись со страницы «Система C». Если вы завершили там платёж 77 на 12,30 RUB (Номер договора: AG-1001), баланс изменится, когда его подтвердят.',
     );
     expect(el.shadowRoot!.querySelector('[part="return"]')!.getAttribute('aria-live')).to.equal('polite');
     expect(events.map((e) => e.outcome)).to.deep.equal(['sent']);
@@ -88,7 +92,7 @@ describe('<billing-pay> back on this page', () => {
     await payAndLeave();
     const { el } = await comeBack();
     await waitUntil(() => said(el), 'nothing said');
-    expect(said(el)).to.match(/^Payment 77 of 12\.30 RUB \(Agreement number: AG-1001\) was sent to System C\./);
+    expect(said(el)).to.match(/^You are back from System C\. If you completed payment 77 of 12\.30 RUB \(Agreement/);
     await click(el, 'System C');
     await type(el, 'Agreement number', 'AG-1001');
     await type(el, 'Amount, RUB', '5');
@@ -139,5 +143,49 @@ describe('<billing-pay> back on this page', () => {
       setItem.restore();
       getItem.restore();
     }
+  });
+
+  it('what another version or another script stored is not believed, and the form still works', async () => {
+    await payAndLeave();
+    const stored = JSON.parse(sessionStorage.getItem(KEY)!) as Record<string, unknown>;
+    for (const change of [{ lookup: 99 }, { system: 'Z' }, { amount: '1e3' }, { paymentId: 77 }, { id: undefined }]) {
+      sessionStorage.setItem(KEY, JSON.stringify({ ...stored, ...change }));
+      const { el, events } = await comeBack();
+      await settle();
+      await settle();
+      expect(said(el), JSON.stringify(change)).to.equal('');
+      expect(events).to.deep.equal([]);
+      expect(el.shadowRoot!.querySelector('button[part="button"]'), 'the form is drawn').to.not.equal(null);
+      expect(sessionStorage.getItem(KEY), 'dropped').to.equal(null);
+      el.remove();
+    }
+  });
+
+  it('Back to this page through the back/forward cache is not a return: the attempt is forgotten', async () => {
+    const el = await mount(html`<billing-pay relay=${RELAY} lang="en"></billing-pay>`);
+    await click(el, 'System C');
+    await type(el, 'Amount', '12.30');
+    await type(el, 'Agreement number', 'AG-1001');
+    const redirect = oneEvent(el, 'billing-pay-redirect');
+    await pay(el);
+    await redirect;
+    expect(sessionStorage.getItem(KEY)).to.not.equal(null);
+    window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+    expect(sessionStorage.getItem(KEY)).to.equal(null);
+    el.remove();
+  });
+
+  it('only linking a card (its test payment is cancelled) remembers nothing', async () => {
+    const el = await mount(html`<billing-pay relay=${RELAY} lang="en" allow-link-only></billing-pay>`);
+    await click(el, 'System A');
+    await type(el, 'Amount', '12.30');
+    await type(el, 'Agreement number', 'AG-1001');
+    await click(el, 'Save payment method');
+    await click(el, 'Only link the card (no charge)');
+    const redirect = oneEvent(el, 'billing-pay-redirect');
+    await pay(el);
+    await redirect;
+    expect(navigate.calledOnce).to.equal(true);
+    expect(sessionStorage.getItem(KEY)).to.equal(null);
   });
 });

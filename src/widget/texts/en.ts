@@ -41,7 +41,7 @@ export const LABELS_EN = {
   other_system: 'You can also choose another payment system.',
   no_systems: 'No payment system is available.',
   return_sent:
-    'Payment {id} of {amount} ({kind}: {agreement}) was sent to {system}. The balance changes once it is confirmed.',
+    'You are back from {system}. If you completed payment {id} of {amount} ({kind}: {agreement}) there, the balance changes once it is confirmed.',
   return_failed: 'Payment {id} of {amount} ({kind}: {agreement}) was not completed. Nothing was charged.',
 };
 
