@@ -3,7 +3,7 @@
  * relay's `/config`, Pay enabled), in headless Chromium with CDP's network emulation, for
  * - the floor: the Lit reference element (bench/reference-element.ts, brotli-compressed as the relay sends the widget)
  *   on a page with the two hints, a preconnect to the relay and the preload of its `/config`;
- * - the embed as the docs write it (scripts/embed-snippet.ts): the bundle from the relay with `integrity` and
+ * - the embed as the docs write it (demo/playground-snippet.js): the bundle from the relay with `integrity` and
  *   `crossorigin`, after the same two hints;
  * - the same embed without the hints.
  * Each load also counts the `/config` requests the relay answered; after the timed loads, each page is kept open past
@@ -14,7 +14,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, constants } from 'node:zlib';
 import type { Browser, Page } from 'puppeteer-core';
-import { embedElement, embedHead, relayPath } from '../scripts/embed-snippet.js';
+import { elementHtml, relayHints, scriptHtml, type AttributeValue } from '../demo/playground-snippet.js';
 import { configRequests } from '../scripts/relay-metrics.js';
 import { ms, table } from './report.js';
 import { REFERENCE_BUNDLE, median } from './widget.js';
@@ -26,7 +26,12 @@ export const READY_TARGET = 1.15;
 /** Chromium warns of an unused preload 3 s after the load event; the pages are watched a second longer. */
 const UNUSED_PRELOAD_WARNING_MS = 4_000;
 /** The element's attributes in the docs' example. */
-const DOCS_ATTRIBUTES = `lookup="5 7" currency="RUB" texts='{"ru": {"labels": {"pay": "Оплатить счёт"}}}'`;
+/** The element's attributes as the docs' embed writes them (docs/embedding.md, "Plain HTML"). */
+const DOCS_ATTRIBUTES: [string, AttributeValue][] = [
+  ['lookup', '5 7'],
+  ['currency', 'RUB'],
+  ['texts', '{"ru": {"labels": {"pay": "Оплатить счёт"}}}'],
+];
 
 export interface ReadyPage {
   name: string;
@@ -62,19 +67,19 @@ export async function startReadyPages(relay: () => string): Promise<{ origin: st
     const url = relay();
     bundle ??= ((await (await fetch(`${url}/bundles.json`)).json()) as Record<string, typeof bundle>)['billing-pay.js'];
     if (!bundle) throw new Error(`${url}/bundles.json names no billing-pay.js`);
-    const embed = { relay: url, bundle, attributes: DOCS_ATTRIBUTES };
+    const element = elementHtml('billing-pay', [['relay', url], ...DOCS_ATTRIBUTES]);
     const [head, body, readyEvent] =
       path === '/floor.html'
         ? [
-            `<link rel="preconnect" href="${new URL(url).origin}" crossorigin>\n` +
-              `<link rel="preload" href="${relayPath(url, 'config')}" as="fetch" crossorigin>\n` +
-              '<script type="module" src="/reference-element.js"></script>',
+            `${relayHints(url)}\n<script type="module" src="/reference-element.js"></script>`,
             `<bench-reference relay="${url}"></bench-reference>`,
             'bench-reference-ready',
           ]
-        : path === '/embed.html' || path === '/embed-bare.html'
-          ? [embedHead({ ...embed, hints: path === '/embed.html' }), embedElement(embed), 'billing-pay-ready']
-          : [];
+        : path === '/embed.html'
+          ? [`${relayHints(url)}\n${scriptHtml(url, bundle)}`, element, 'billing-pay-ready']
+          : path === '/embed-bare.html'
+            ? [scriptHtml(url, bundle), element, 'billing-pay-ready']
+            : [];
     if (!head) return undefined;
     // The ready time is noted by a script after the element (it runs before any module script), not in <head>.
     return `<!doctype html>
@@ -186,7 +191,7 @@ export function readySection(results: ReadyResult[], header?: string): string {
       `median of ${floor.times.length} fresh loads of each page (a new browser context every time: nothing cached, no ` +
       'connection open), the pages taking turns. The floor is the Lit reference element of section 4 (brotli, as the relay ' +
       'sends the widget) on a page with `<link rel="preconnect">` to the relay and `<link rel="preload" as="fetch" crossorigin>` ' +
-      "of its `/config`. The embed is the docs' snippet (scripts/embed-snippet.ts): the bundle from the relay with `integrity` " +
+      "of its `/config`. The embed is the docs' snippet (demo/playground-snippet.js): the bundle from the relay with `integrity` " +
       'and `crossorigin`, after the same two hints. CDP emulates latency per request, not per connection: what the ' +
       'preconnect saves on a real network (DNS, TCP, TLS) is not in these figures. Requests: the `/config` requests the ' +
       'relay answered per load. Warnings: what Chromium wrote about preloads on one more load of the page, watched ' +

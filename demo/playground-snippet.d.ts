@@ -5,6 +5,8 @@ export function attributeHtml(name: string, value: AttributeValue): string;
 export function elementHtml(tag: string, attributes: [string, AttributeValue][]): string;
 export function contentSecurityPolicy(relay: string, pageOrigin: string): string;
 export function allowedOriginsLine(pageOrigin: string): string;
+export function relayHints(relay: string): string;
+export function scriptHtml(relay: string, bundle: { file: string; integrity: string }): string;
 export interface EmbedOptions {
   relay: string;
   pageOrigin: string;

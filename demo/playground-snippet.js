@@ -1,5 +1,6 @@
-// The playground's output (demo/playground.js): the HTML a merchant pastes into their page — its
-// Content-Security-Policy, the relay hints, the widget's script with its integrity, the element — and the line their
+// The embed of `<billing-pay>`, made once: the playground's output (demo/playground.js), the page the bench times
+// (bench/ready.ts) and the tests load (test/widget/e2e-stack.ts) — the HTML a merchant pastes into their page (its
+// Content-Security-Policy, the relay hints, the widget's script with its integrity, the element) and the line their
 // relay's `.env` needs. Pure functions of what the merchant chose: no DOM, so the tests call them as they are.
 
 /** `{relay}/{path}`, as the widget builds it (src/widget/relay-client.ts `relayUrl`): the relay may have a path. */
@@ -62,27 +63,40 @@ export function allowedOriginsLine(pageOrigin) {
 }
 
 /**
+ * The relay hints for `<head>`: a preconnect to the relay's origin (the script and `/config` are fetched with CORS and
+ * without credentials: `crossorigin` warms that connection) and a preload of `/config` exactly as the widget requests
+ * it, so the widget's first request starts with the page and its answer is taken from the preload.
+ */
+export function relayHints(relay) {
+  return [
+    `<link rel="preconnect" ${attributeHtml('href', new URL(relay).origin)} crossorigin>`,
+    `<link rel="preload" as="fetch" crossorigin ${attributeHtml('href', relayUrl(relay, 'config'))}>`,
+  ].join('\n');
+}
+
+/** The widget's script from the relay, under its content-hashed name, with its integrity. */
+export function scriptHtml(relay, bundle) {
+  return elementHtml('script', [
+    ['type', 'module'],
+    ['src', relayUrl(relay, bundle.file)],
+    ['integrity', bundle.integrity],
+    ['crossorigin', 'anonymous'],
+  ]);
+}
+
+/**
  * The embed snippet. `bundle` is the build's entry for the widget's script (dist/bundles.json, as the relay publishes
  * it at `/bundles.json`): its content-hashed file name and its integrity. `attributes`: `[name, value]` pairs, the
  * value `true` for a boolean attribute, in the order to write them (`relay` is put first).
  * Answers `{html, csp, env}`: the HTML for the page, its policy alone (to send as a header instead), the relay's line.
  */
 export function embedSnippet({ relay, pageOrigin, bundle, tag = 'billing-pay', attributes }) {
-  const relayOrigin = new URL(relay).origin;
   const csp = contentSecurityPolicy(relay, pageOrigin);
-  const script = [
-    ['type', 'module'],
-    ['src', relayUrl(relay, bundle.file)],
-    ['integrity', bundle.integrity],
-    ['crossorigin', 'anonymous'],
-  ];
   const html = [
     '<!-- In <head>: the page’s policy (or send it as a Content-Security-Policy header), the relay hints, the widget -->',
     `<meta ${attributeHtml('http-equiv', 'Content-Security-Policy')} ${attributeHtml('content', csp)}>`,
-    // The script and /config are fetched with CORS and without credentials: `crossorigin` warms that connection.
-    `<link rel="preconnect" ${attributeHtml('href', relayOrigin)} crossorigin>`,
-    `<link rel="preload" as="fetch" crossorigin ${attributeHtml('href', relayUrl(relay, 'config'))}>`,
-    elementHtml('script', script),
+    relayHints(relay),
+    scriptHtml(relay, bundle),
     '',
     '<!-- In <body>, where the payment form goes -->',
     elementHtml(tag, [['relay', relay], ...attributes.filter(([name]) => name !== 'relay')]),

@@ -15,7 +15,7 @@ import { createLogger } from '../../src/relay/logger.js';
 import { startRelay, type Relay } from '../../src/relay/server.js';
 import { createClientSession } from '../../src/relay/session.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { embedElement, embedHead } from '../../scripts/embed-snippet.js';
+import { elementHtml, relayHints, scriptHtml } from '../../demo/playground-snippet.js';
 import { configRequests } from '../../scripts/relay-metrics.js';
 import { freePort } from './engines.js';
 
@@ -136,11 +136,12 @@ export async function startE2eStack(pageOrigins: string[]) {
       const bundles = (await (await fetch(`${relay.url}/bundles.json`)).json()) as Record<string, EmbedBundle>;
       const bundle = bundles['billing-pay.js'];
       if (!bundle) throw new Error('the relay serves no billing-pay.js: run `npm run build` first');
-      const embed = { relay: relay.url, bundle };
-      let head = embedHead(embed);
-      if (q.get('hints') === 'no-crossorigin') head = head.replace(/( as="fetch") crossorigin>/, '$1>');
+      let hints = relayHints(relay.url);
+      if (q.get('hints') === 'no-crossorigin') hints = hints.replace(/( as="fetch") crossorigin /, '$1 ');
+      const head = `${hints}\n${scriptHtml(relay.url, bundle)}`;
+      const element = elementHtml('billing-pay', [['relay', relay.url]]);
       return {
-        html: `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Shop</title>\n${head}\n</head>\n<body>${embedElement(embed)}</body></html>\n`,
+        html: `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Shop</title>\n${head}\n</head>\n<body>${element}</body></html>\n`,
         csp: `default-src 'none'; script-src ${relay.url}; connect-src ${relay.url}; style-src 'self'; base-uri 'none'`,
       };
     },

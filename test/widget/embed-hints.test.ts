@@ -1,5 +1,5 @@
 /**
- * The embed as the docs write it (scripts/embed-snippet.ts), in a frame: the built bundle from the real relay with its
+ * The embed as the docs write it (demo/playground-snippet.js), in a frame: the built bundle from the real relay with its
  * integrity, after two hints — a preconnect to the relay and `<link rel="preload" as="fetch" crossorigin>` of its
  * `/config`. The widget's own `/config` request must be the preloaded one: same URL, mode (cors) and credentials mode
  * (same-origin, which is what `crossorigin` means), no header that needs a preflight. Then the relay answers `/config`
