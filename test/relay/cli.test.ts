@@ -137,6 +137,7 @@ describe('billing-pay-relay command line', () => {
       const secret = parseEnv(written).SESSION_SECRET!;
       assert.match(secret, /^[A-Za-z0-9_-]+$/, 'base64url');
       assert.ok(Buffer.byteLength(secret) >= MIN_SECRET_BYTES, `${secret.length} characters`);
+      assert.ok(!run.stdout.includes(secret) && !run.stderr.includes(secret), 'the secret is never printed');
       assert.equal(written.replace(`SESSION_SECRET=${secret}`, 'SESSION_SECRET='), envExample(), 'all else as is');
       assert.notEqual(parseEnv(readFileSync(join(two, 'other.env'), 'utf8')).SESSION_SECRET, secret, 'fresh');
     });
