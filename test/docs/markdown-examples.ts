@@ -84,6 +84,9 @@ export function examplesOf(markdown: string, file: string): Example[] {
       previous.answer = { kind: fence.lang, text: fence.code, line: fence.line };
       continue;
     }
+    if (!kind && !fence.lang && fence.followsFence && previous?.kind === 'sh' && /^\s*(HTTP\/|[[{])/.test(fence.code)) {
+      throw new Error(`${where}: an answer after an example is a \`\`\`http or \`\`\`json block`);
+    }
     if (!kind) {
       if (/(^|[\s;|&(])curl\s/m.test(fence.code)) throw new Error(`${where}: a curl example in a \`\`\`${fence.lang} block; make it \`\`\`sh`);
       if (fence.directive) throw new Error(`${where}: <!-- example: … --> before a block that is no example`);
