@@ -96,7 +96,7 @@ describe('the docs’ examples, against npm start', { skip }, () => {
     const text = readFileSync(`${ROOT}${file}`, 'utf8');
     const examples = examplesOf(text, file);
     // Counted apart from the reader: a block it overlooked would be an example that never runs.
-    const blocks = text.match(/^\s*`{3,}\s*(sh|bash|shell|console|html)\b/gm)?.length ?? 0;
+    const blocks = text.match(/^\s*(`{3,}|~{3,})\s*(sh|bash|shell|console|html)\b/gm)?.length ?? 0;
     const skipped = examples.filter((e) => e.skip).length;
     it(`${file}: ${examples.length - skipped} run, ${skipped} marked not to run`, async () => {
       const reset = await fetch(`${stack.sandbox}/sandbox/reset`, {

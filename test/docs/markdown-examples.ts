@@ -42,7 +42,7 @@ function fencesOf(markdown: string, file: string): Fence[] {
   let lastWasFence = false;
   for (let i = 0; i < lines.length; i++) {
     const text = lines[i]!.trim();
-    const open = /^(`{3,})\s*([\w-]*)/.exec(text);
+    const open = /^(`{3,}|~{3,})\s*([\w-]*)/.exec(text);
     if (open) {
       const close = lines.findIndex((l, j) => j > i && l.trim() === open[1]);
       if (close < 0) throw new Error(`${file}:${i + 1}: a fenced block that is never closed`);
