@@ -14,7 +14,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, constants } from 'node:zlib';
 import type { Browser, Page } from 'puppeteer-core';
-import { elementHtml, relayHints, scriptHtml, type AttributeValue } from '../demo/playground-snippet.js';
+import { elementHtml, relayHints, scriptHtml } from '../demo/playground-snippet.js';
+import { EMBED_ATTRIBUTES } from '../scripts/docs/embed-snippet.js';
 import { configRequests } from '../scripts/relay-metrics.js';
 import { ms, table } from './report.js';
 import { REFERENCE_BUNDLE, median } from './widget.js';
@@ -26,12 +27,6 @@ export const READY_TARGET = 1.15;
 /** Chromium warns of an unused preload 3 s after the load event; the pages are watched a second longer. */
 const UNUSED_PRELOAD_WARNING_MS = 4_000;
 /** The element's attributes in the docs' example. */
-/** The element's attributes as the docs' embed writes them (docs/embedding.md, "Plain HTML"). */
-const DOCS_ATTRIBUTES: [string, AttributeValue][] = [
-  ['lookup', '5 7'],
-  ['currency', 'RUB'],
-  ['texts', '{"ru": {"labels": {"pay": "Оплатить счёт"}}}'],
-];
 
 export interface ReadyPage {
   name: string;
@@ -67,7 +62,7 @@ export async function startReadyPages(relay: () => string): Promise<{ origin: st
     const url = relay();
     bundle ??= ((await (await fetch(`${url}/bundles.json`)).json()) as Record<string, typeof bundle>)['billing-pay.js'];
     if (!bundle) throw new Error(`${url}/bundles.json names no billing-pay.js`);
-    const element = elementHtml('billing-pay', [['relay', url], ...DOCS_ATTRIBUTES]);
+    const element = elementHtml('billing-pay', [['relay', url], ...EMBED_ATTRIBUTES]);
     const [head, body, readyEvent] =
       path === '/floor.html'
         ? [

@@ -1,21 +1,32 @@
 /**
  * `npm run build`, after the manifest: every part of the docs that mirrors code, made from its one source — the
- * element tables and the bundles' weight (docs/embedding.md); the relay's configuration (docs/relay.md and the whole of `.env.example`), its
- * error codes and each payment system's parameters (docs/relay.md).
+ * embed snippets with this build's hashed bundle and integrity (README.md, docs/embedding.md, from dist/bundles.json);
+ * the element tables and the bundles' weight (docs/embedding.md); the relay's configuration (docs/relay.md and the
+ * whole of `.env.example`), its error codes and each payment system's parameters (docs/relay.md).
  * `--check` changes nothing and fails when a file is out of date; test/scripts/docs-tables.test.ts does the same in
  * `npm test`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { configTables, envExample } from './docs/config-tables.js';
+import type { AttributeValue } from '../demo/playground-snippet.js';
+import { EMBED_ATTRIBUTES, embedBlock } from './docs/embed-snippet.js';
 import { elementTables, type Manifest } from './docs/element-tables.js';
 import { errorTable } from './docs/error-table.js';
 import { withPart, type GeneratedPart } from './docs/markdown.js';
 import { systemTables } from './docs/system-tables.js';
+import type { BundleManifest } from '../src/relay/widget-assets.js';
 import { weightTable } from './docs/weight-table.js';
 
 const root = new URL('../', import.meta.url);
 const read = (file: string) => readFileSync(new URL(file, root), 'utf8');
+
+/** A page's embed snippet for this build: the tags that load the hashed bundle, then the element with `attributes`. */
+const embed = (attributes: [string, AttributeValue][]): GeneratedPart => ({
+  name: 'embed',
+  source: 'dist/bundles.json and scripts/docs/embed-snippet.ts',
+  make: () => embedBlock(JSON.parse(read('dist/bundles.json')) as BundleManifest, attributes),
+});
 
 /** A file the build writes: its path from the repository's root, and how it is made from what it holds now. */
 export interface Generated {
@@ -30,7 +41,9 @@ const page = (file: string, parts: GeneratedPart[]): Generated => ({
 });
 
 export const GENERATED: Generated[] = [
+  page('README.md', [embed([['lookup', '5 7']])]),
   page('docs/embedding.md', [
+    embed(EMBED_ATTRIBUTES),
     {
       name: 'api',
       source: 'custom-elements.json (the elements’ JSDoc)',
