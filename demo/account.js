@@ -1,6 +1,7 @@
 // The demo's "My account" page: asks the merchant's server (the demo server) for a client session, hands it to both
 // elements, logs their events and switches the page language.
 // (A file of its own: the page's Content-Security-Policy allows no inline script.)
+import { PAY_EVENTS } from './pay-events.js';
 import { bilingual } from './i18n.js';
 
 const methods = document.querySelector('billing-payment-methods');
@@ -24,13 +25,7 @@ function record(name, detail) {
 for (const name of ['billing-payment-methods-change', 'billing-payment-methods-error']) {
   methods.addEventListener(name, (event) => record(name, event.detail));
 }
-for (const name of [
-  'billing-pay-ready',
-  'billing-pay-submit',
-  'billing-pay-redirect',
-  'billing-pay-error',
-  'billing-pay-return',
-]) {
+for (const name of PAY_EVENTS) {
   pay.addEventListener(name, (event) => record(name, event.detail));
 }
 

@@ -1,6 +1,7 @@
 // The demo merchant page: switches the page language and logs every event of <billing-pay>. When the client comes back
 // from the payment page, the widget itself says what it knows (and fires billing-pay-return, logged here).
 // (A file of its own: the page's Content-Security-Policy allows no inline script.)
+import { PAY_EVENTS } from './pay-events.js';
 import { bilingual } from './i18n.js';
 
 const widget = document.querySelector('billing-pay');
@@ -9,13 +10,7 @@ bilingual([widget]);
 const log = document.getElementById('log');
 const hold = document.getElementById('hold-redirect');
 
-for (const name of [
-  'billing-pay-ready',
-  'billing-pay-submit',
-  'billing-pay-redirect',
-  'billing-pay-error',
-  'billing-pay-return',
-]) {
+for (const name of PAY_EVENTS) {
   widget.addEventListener(name, (event) => {
     if (name === 'billing-pay-redirect' && hold.checked) event.preventDefault();
     const item = document.createElement('li');

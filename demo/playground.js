@@ -78,27 +78,13 @@ function textControl(attribute, multiline = false) {
   const id = `attr-${attribute.name}`;
   const input = multiline ? element('textarea', { id, rows: 4, spellcheck: false }) : element('input', { id });
   if (!multiline) input.type = 'text';
-  const { hint, error } = describe(input, attribute.description);
-  return {
-    name: attribute.name,
-    node: element('p', { className: 'field' }, nameLabel(attribute.name, id), input, hint, error),
-    input,
-    error,
-    read: () => (input.value.trim() ? { value: input.value } : {}),
-  };
+  return control(attribute, input, () => (input.value.trim() ? { value: input.value } : {}));
 }
 
 function checkboxControl(attribute) {
   const id = `attr-${attribute.name}`;
   const input = element('input', { id, type: 'checkbox', checked: defaultOf(attribute) === true });
-  const { hint, error } = describe(input, attribute.description);
-  return {
-    name: attribute.name,
-    node: element('p', { className: 'field check' }, input, nameLabel(attribute.name, id), hint, error),
-    input,
-    error,
-    read: () => (input.checked ? { value: true } : {}),
-  };
+  return control(attribute, input, () => (input.checked ? { value: true } : {}));
 }
 
 function selectControl(attribute, choices, fallback) {
@@ -106,13 +92,26 @@ function selectControl(attribute, choices, fallback) {
   const input = element('select', { id });
   for (const [value, text] of choices) input.append(element('option', { value, textContent: text }));
   input.value = fallback;
+  return control(attribute, input, () => (input.value === fallback ? {} : { value: input.value }));
+}
+
+/** A labelled, described control of one attribute (a checkbox before its label), and how to `read` its value. */
+function control(attribute, input, read) {
   const { hint, error } = describe(input, attribute.description);
+  const label = nameLabel(attribute.name, input.id);
+  const check = input.type === 'checkbox';
   return {
     name: attribute.name,
-    node: element('p', { className: 'field' }, nameLabel(attribute.name, id), input, hint, error),
+    node: element(
+      'p',
+      { className: check ? 'field check' : 'field' },
+      ...(check ? [input, label] : [label, input]),
+      hint,
+      error,
+    ),
     input,
     error,
-    read: () => (input.value === fallback ? {} : { value: input.value }),
+    read,
   };
 }
 

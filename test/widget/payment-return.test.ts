@@ -38,8 +38,10 @@ describe('<billing-pay> back on this page', () => {
     sessionStorage.clear();
   });
 
-  /** Pays with C (agreement AG-1001, 12.30) in a widget that leaves this page, then takes it away. */
-  async function payAndLeave(attributes: { returnUrl?: string; cancel?: boolean } = {}): Promise<void> {
+  /** Pays with C (agreement AG-1001, 12.30) in a widget that leaves this page, then takes it away (unless `stay`). */
+  async function payAndLeave(
+    attributes: { returnUrl?: string; cancel?: boolean; stay?: boolean } = {},
+  ): Promise<BillingPay> {
     const el = await mount(
       html`<billing-pay relay=${RELAY} lang="en" return-url=${attributes.returnUrl ?? ''}></billing-pay>`,
     );
@@ -50,7 +52,8 @@ describe('<billing-pay> back on this page', () => {
     const redirect = oneEvent(el, 'billing-pay-redirect');
     await pay(el);
     await redirect;
-    el.remove();
+    if (!attributes.stay) el.remove();
+    return el;
   }
 
   /** The page again, with a widget: answers it and the events it fired. */
@@ -162,13 +165,7 @@ describe('<billing-pay> back on this page', () => {
   });
 
   it('Back to this page through the back/forward cache is not a return: the attempt is forgotten', async () => {
-    const el = await mount(html`<billing-pay relay=${RELAY} lang="en"></billing-pay>`);
-    await click(el, 'System C');
-    await type(el, 'Amount', '12.30');
-    await type(el, 'Agreement number', 'AG-1001');
-    const redirect = oneEvent(el, 'billing-pay-redirect');
-    await pay(el);
-    await redirect;
+    const el = await payAndLeave({ stay: true });
     expect(sessionStorage.getItem(KEY)).to.not.equal(null);
     window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
     expect(sessionStorage.getItem(KEY)).to.equal(null);
