@@ -26,7 +26,11 @@ const sandbox = await startSandbox({ port: sandboxPort, publicUrl: `http://local
 const relay = await startRelay(
   loadConfig({
     ...sandbox.relayEnv(),
-    ALLOWED_ORIGINS: [demoPort, 5173].flatMap((p) => [`http://localhost:${p}`, `http://127.0.0.1:${p}`]).join(','),
+    // The demo's own origins, and any a merchant adds to try a page of their own (`ALLOWED_ORIGINS=… npm start`).
+    ALLOWED_ORIGINS: [
+      ...[demoPort, 5173].flatMap((p) => [`http://localhost:${p}`, `http://127.0.0.1:${p}`]),
+      ...(process.env.ALLOWED_ORIGINS ?? '').split(',').filter((origin) => origin.trim()),
+    ].join(','),
     PORT: String(relayPort),
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     SESSION_SECRET,

@@ -118,7 +118,7 @@ function init(file: string): CommandLine {
   return done(
     process.stdout,
     [
-      `Wrote ${path} (readable by you only): every variable with its default, and a fresh SESSION_SECRET.`,
+      `Wrote ${path} (readable by you only): every variable (its default, or an example to replace), and a fresh SESSION_SECRET.`,
       `Next: fill in ${required.join(', ')} and the EPS_UUID_* of each payment system you offer;`,
       ...start,
       'SESSION_SECRET is for the backend that signs client sessions: share it with that backend only.',

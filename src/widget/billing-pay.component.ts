@@ -162,7 +162,10 @@ export class BillingPay extends BillingElement {
    */
   session = '';
 
-  /** Where the client comes back after paying; default: the current page. */
+  /**
+   * Where the client comes back after paying (the page must hold a `<billing-pay>` to say the return), absolute or
+   * relative to the page, on one of the relay's `ALLOWED_ORIGINS`; default: the current page.
+   */
   returnUrl = '';
 
   /** A preset e-mail for the receipt. */
@@ -305,9 +308,18 @@ export class BillingPay extends BillingElement {
     this.problems = problem ? { ...this.problems, [path]: problem } : withoutProblems(this.problems, path);
   };
 
+  /** `return-url` resolved against the page (a relative one too), else the page itself; as typed when unparsable. */
+  private returnAddress(): string {
+    try {
+      return new URL(this.returnUrl || location.href, document.baseURI).href;
+    } catch {
+      return this.returnUrl;
+    }
+  }
+
   /** The model's check of the whole form (form-model.ts); the element holds each part of `FormInput` by its name. */
   private checkAll(v: FormView): FormCheck {
-    const returnUrl = this.returnUrl || window.location.href;
+    const returnUrl = this.returnAddress();
     return checkForm(v, this as unknown as FormInput, {
       locale: this.localize.speech().locale,
       returnUrl,
@@ -375,7 +387,7 @@ export class BillingPay extends BillingElement {
     if (emit(this, 'billing-pay-redirect', { url }, { cancelable: true })) {
       // Only linking a card: its test payment is cancelled, so there is no payment to tell of on the way back.
       const linking = v.linkOnly && this.save && this.linkOnly;
-      if (!linking) this.returned.remember(form.request, sent.paymentId, this.returnUrl || window.location.href);
+      if (!linking) this.returned.remember(form.request, sent.paymentId, this.returnAddress());
       this.navigate(url);
     } else this.submitState = 'idle';
   }

@@ -81,11 +81,23 @@ async function runHtml(example: Example, stack: NpmStart, browser: Browser): Pro
   }
 }
 
+/** A merchant's own page, as the README's "Try it" adds it: `ALLOWED_ORIGINS=http://127.0.0.1:5500 npm start`. */
+const OWN_PAGE = 'http://127.0.0.1:5500';
+
 describe('the docs’ examples, against npm start', { skip }, () => {
   let stack: NpmStart;
   let browser: Browser | undefined;
   before(async () => {
-    stack = await npmStart();
+    stack = await npmStart({ ALLOWED_ORIGINS: OWN_PAGE });
+  });
+
+  it('npm start’s relay allows a page origin given in ALLOWED_ORIGINS, beside the demo’s', async () => {
+    for (const origin of [OWN_PAGE, stack.demo]) {
+      const answer = await fetch(`${stack.relay}/config`, { headers: { origin } });
+      assert.equal(answer.headers.get('access-control-allow-origin'), origin);
+    }
+    const other = await fetch(`${stack.relay}/config`, { headers: { origin: 'http://127.0.0.1:5501' } });
+    assert.equal(other.headers.get('access-control-allow-origin'), null);
   });
   after(async () => {
     await browser?.close();

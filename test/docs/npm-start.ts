@@ -21,14 +21,15 @@ export interface NpmStart {
   stop(): Promise<void>;
 }
 
-export async function npmStart(timeoutMs = 30_000): Promise<NpmStart> {
+/** `npm start` on free ports; `env` is more of its environment (`ALLOWED_ORIGINS`, as the README says to add one). */
+export async function npmStart(env: Record<string, string> = {}, timeoutMs = 30_000): Promise<NpmStart> {
   const defaults = demoPorts({});
   const ports = await Promise.all(defaults.map(() => freePort()));
-  const env = Object.fromEntries(defaults.map((d, i) => [d.variable, String(ports[i])]));
+  const portEnv = Object.fromEntries(defaults.map((d, i) => [d.variable, String(ports[i])]));
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...env, ...portEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.on('data', (chunk) => (output += chunk));

@@ -202,6 +202,19 @@ describe('<billing-pay>', () => {
       expect(relay.payments()).to.have.length(0);
     });
 
+    it('a relative return-url is resolved against the page, for the success and the failure address', async () => {
+      const el = await mount(
+        html`<billing-pay relay=${RELAY} lang="en" return-url="/thanks.html?order=7"></billing-pay>`,
+      );
+      await click(el, 'System B');
+      await type(el, 'Amount', '10');
+      await type(el, 'Agreement number', 'AG-1');
+      const params = paramsOf(await sent(el));
+      const back = new URL('/thanks.html?order=7', location.href).href;
+      expect(params.confirmation_return_url).to.equal(back);
+      expect(String(params.return_url_fail)).to.match(/^http.*\/thanks\.html\?order=7&billing-pay-failed=/);
+    });
+
     it('does not ask for a preset agreement', async () => {
       const el = await mount(
         html`<billing-pay relay=${RELAY} lang="en" agreement="AG-77" return-url=${BACK}></billing-pay>`,
