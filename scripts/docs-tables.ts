@@ -16,6 +16,7 @@ import { errorTable } from './docs/error-table.js';
 import { withPart, type GeneratedPart } from './docs/markdown.js';
 import { systemTables } from './docs/system-tables.js';
 import type { BundleManifest } from '../src/relay/widget-assets.js';
+import { problemTable, textTables } from './docs/text-tables.js';
 import { weightTable } from './docs/weight-table.js';
 
 const root = new URL('../', import.meta.url);
@@ -50,10 +51,12 @@ export const GENERATED: Generated[] = [
       make: () => elementTables(JSON.parse(read('custom-elements.json')) as Manifest),
     },
     { name: 'weight', source: 'the built bundles (scripts/size.ts)', make: weightTable },
+    { name: 'texts', source: 'src/widget/texts/en.ts and ru.ts', make: textTables },
   ]),
   page('docs/relay.md', [
     { name: 'config', source: 'src/relay/config-variables.ts', make: configTables },
     { name: 'errors', source: 'ERRORS in src/eps/errors.ts', make: errorTable },
+    { name: 'problems', source: 'PROBLEM_TEXTS_EN in src/eps/messages.ts', make: problemTable },
     {
       name: 'systems',
       source: 'SYSTEMS and PARAM_MEANINGS in src/eps/systems.ts, and what src/widget/request.ts sends',
