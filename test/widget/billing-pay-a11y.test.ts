@@ -8,7 +8,19 @@ import sinon from 'sinon';
 import { BillingPay } from '../../src/widget/billing-pay.js';
 import { axeContrast, backgroundOf, contrast, expectContrast, loadAxe, luminance, parseColor } from './contrast.js';
 import { colorScheme, press, resetColorScheme, typeKeys } from './input.js';
-import { field, json, mount, pay, payButton, paramsOf, status, stubRelay, type, type RelayStub } from './helpers.js';
+import {
+  field,
+  json,
+  mount,
+  pay,
+  payButton,
+  paramsOf,
+  status,
+  stubRelay,
+  type,
+  type RelayStub,
+  stubNavigate,
+} from './helpers.js';
 
 const RELAY = 'http://relay.test';
 const BACK = 'https://shop.example/back';
@@ -34,7 +46,7 @@ describe('<billing-pay> accessibility', () => {
 
   beforeEach(() => {
     relay = stubRelay();
-    navigate = sinon.stub(BillingPay.prototype as unknown as { navigate(url: string): void }, 'navigate');
+    navigate = stubNavigate();
   });
 
   afterEach(async () => {

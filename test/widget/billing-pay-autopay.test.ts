@@ -9,7 +9,18 @@ import { expect, html } from '@open-wc/testing';
 import sinon from 'sinon';
 import { BillingPay } from '../../src/widget/billing-pay.js';
 import { expectContrast } from './contrast.js';
-import { CONFIG, click, control, e2e, field, mount, stubRelay, type E2eStack, type RelayStub } from './helpers.js';
+import {
+  CONFIG,
+  click,
+  control,
+  e2e,
+  field,
+  mount,
+  stubRelay,
+  type E2eStack,
+  type RelayStub,
+  stubNavigate,
+} from './helpers.js';
 
 const RELAY = 'http://relay.test';
 const TERMS = 'https://shop.example/autopay-terms';
@@ -38,7 +49,7 @@ describe('<billing-pay> autopayment disclosure', () => {
 
   beforeEach(() => {
     relay = stubRelay({ config: { ...CONFIG, autopayLeadDays: 3 } });
-    navigate = sinon.stub(BillingPay.prototype as unknown as { navigate(url: string): void }, 'navigate');
+    navigate = stubNavigate();
   });
 
   afterEach(() => {

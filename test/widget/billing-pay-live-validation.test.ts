@@ -7,7 +7,7 @@
 import { expect, html, oneEvent } from '@open-wc/testing';
 import sinon from 'sinon';
 import { BillingPay } from '../../src/widget/billing-pay.js';
-import { errorOf, field, json, mount, pay, status, stubRelay, type, type RelayStub } from './helpers.js';
+import { errorOf, field, json, mount, pay, status, stubRelay, type, type RelayStub, stubNavigate } from './helpers.js';
 import { pointAndClick, press, typeKeys } from './input.js';
 
 const RELAY = 'http://relay.test';
@@ -42,7 +42,7 @@ describe('<billing-pay> validation that follows the payer', () => {
 
   beforeEach(() => {
     relay = stubRelay();
-    navigate = sinon.stub(BillingPay.prototype as unknown as { navigate(url: string): void }, 'navigate');
+    navigate = stubNavigate();
   });
 
   afterEach(() => {

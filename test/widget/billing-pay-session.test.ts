@@ -5,7 +5,7 @@
 import { expect, html, oneEvent } from '@open-wc/testing';
 import sinon from 'sinon';
 import { BillingPay } from '../../src/widget/billing-pay.js';
-import { CONFIG, control, created, json, labels, mount, pay, type, type SentRequest } from './helpers.js';
+import { CONFIG, control, created, json, labels, mount, pay, type, type SentRequest, stubNavigate } from './helpers.js';
 
 const RELAY = 'http://relay.test';
 const SESSION = 'eyJhbGciOiJIUzI1NiJ9.eyJhZ3IiOjEwMDF9.c2lnbmF0dXJl';
@@ -34,7 +34,7 @@ describe('<billing-pay session>', () => {
       if (url === `${RELAY}/payments`) return created();
       return json({ error: { code: 'not_found', message: 'There is nothing at this address.' } }, 404);
     });
-    navigate = sinon.stub(BillingPay.prototype as unknown as { navigate(url: string): void }, 'navigate');
+    navigate = stubNavigate();
   });
 
   afterEach(() => {

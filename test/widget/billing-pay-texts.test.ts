@@ -22,6 +22,7 @@ import {
   type,
   untranslated,
   type RelayStub,
+  stubNavigate,
 } from './helpers.js';
 
 const RELAY = 'http://relay.test';
@@ -55,7 +56,7 @@ describe('<billing-pay> languages and texts', () => {
 
   beforeEach(() => {
     relay = stubRelay();
-    navigate = sinon.stub(BillingPay.prototype as unknown as { navigate(url: string): void }, 'navigate');
+    navigate = stubNavigate();
   });
 
   afterEach(() => {

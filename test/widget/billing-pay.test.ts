@@ -23,6 +23,7 @@ import {
   stubRelay,
   type,
   type RelayStub,
+  stubNavigate,
 } from './helpers.js';
 import { typeKeys } from './input.js';
 
@@ -36,7 +37,7 @@ describe('<billing-pay>', () => {
   beforeEach(() => {
     relay = stubRelay();
     // Never navigate the test page away.
-    navigate = sinon.stub(BillingPay.prototype as unknown as { navigate(url: string): void }, 'navigate');
+    navigate = stubNavigate();
   });
 
   afterEach(() => {

@@ -8,10 +8,9 @@
 import { expect, html, waitUntil } from '@open-wc/testing';
 import sinon from 'sinon';
 import '../../src/widget/billing-pay.js';
-import { BillingPay } from '../../src/widget/billing-pay.js';
 import type { BillingPayReturnDetail } from '../../src/widget/events.js';
 import { FAILED_MARKER } from '../../src/widget/payment-return.js';
-import { click, e2e, mount, pay, type, type E2eStack } from './helpers.js';
+import { click, e2e, mount, pay, type, type E2eStack, stubNavigate } from './helpers.js';
 
 /** A payment, its decision and two loads of the merchant's page in a frame: 2–4 s in Firefox and WebKit. */
 const TIME_LIMIT = 20_000;
@@ -62,7 +61,7 @@ describe('<billing-pay> back from the payment page (real relay and sandbox)', ()
   beforeEach(() => {
     sessionStorage.clear();
     // The payment page opens in a frame below, never in place of the test page.
-    navigate = sinon.stub(BillingPay.prototype as unknown as { navigate(url: string): void }, 'navigate');
+    navigate = stubNavigate();
   });
 
   afterEach(() => {

@@ -5,7 +5,7 @@
 import { fixture } from '@open-wc/testing';
 import sinon from 'sinon';
 import type { TemplateResult } from 'lit';
-import type { BillingPay } from '../../src/widget/billing-pay.js';
+import { BillingPay } from '../../src/widget/billing-pay.component.js';
 
 /** What the relay's `GET /config` answers when all three systems are configured. */
 export const CONFIG = {
@@ -230,4 +230,9 @@ export function untranslated(pairs: [where: string, ru: string, en: string][]): 
     const share = cyrillicShare(ru);
     return share < 0.8 ? [`${where}: "${ru}" is ${Math.round(share * 100)} % Cyrillic`] : [];
   });
+}
+
+/** Stubs `<billing-pay>`'s navigation to the payment page: the test page is never left. Restore it in `afterEach`. */
+export function stubNavigate(): sinon.SinonStub {
+  return sinon.stub(BillingPay.prototype as unknown as { navigate(url: string): void }, 'navigate');
 }

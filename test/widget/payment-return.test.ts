@@ -9,7 +9,18 @@ import '../../src/widget/billing-pay.js';
 import { BillingPay } from '../../src/widget/billing-pay.js';
 import type { BillingPayReturnDetail } from '../../src/widget/events.js';
 import { SHOWN_MS } from '../../src/widget/payment-return.js';
-import { click, json, mount, pay, PAYMENT_PAGE, settle, stubRelay, type, type RelayStub } from './helpers.js';
+import {
+  click,
+  json,
+  mount,
+  pay,
+  PAYMENT_PAGE,
+  settle,
+  stubRelay,
+  type,
+  type RelayStub,
+  stubNavigate,
+} from './helpers.js';
 
 const RELAY = 'https://relay.example';
 const KEY = 'billing-pay-return';
@@ -24,7 +35,7 @@ describe('<billing-pay> back on this page', () => {
   beforeEach(() => {
     sessionStorage.clear();
     relay = stubRelay({ payment: () => json({ redirect_url: PAYMENT_PAGE, payment: { payment_id: 77 } }, 201) });
-    navigate = sinon.stub(BillingPay.prototype as unknown as { navigate(url: string): void }, 'navigate');
+    navigate = stubNavigate();
   });
 
   const listeners: ((e: CustomEvent<BillingPayReturnDetail>) => void)[] = [];
