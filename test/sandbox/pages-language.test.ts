@@ -4,6 +4,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { Hono } from 'hono';
 import { langOfAcceptLanguage, langOfAddress } from '../../src/sandbox/pages/language.js';
 import { TEXTS } from '../../src/sandbox/pages/texts.js';
 import { AUTOPAY_A, SHOP, params, payment, start, type Client } from './helpers.js';
@@ -146,7 +147,7 @@ describe('sandbox pages: the language of the client', () => {
 });
 
 describe('sandbox pages: choosing the language', () => {
-  it('takes the most wanted language of Accept-Language that the pages speak', () => {
+  it('takes the most wanted language of Accept-Language that the pages speak', async () => {
     const cases: Array<[string | undefined, string | undefined]> = [
       ['ru', 'ru'],
       ['RU-ru', 'ru'],
@@ -160,7 +161,12 @@ describe('sandbox pages: choosing the language', () => {
       ['', undefined],
       [undefined, undefined],
     ];
-    for (const [header, lang] of cases) assert.equal(langOfAcceptLanguage(header), lang, String(header));
+    // Through a request, as the pages read it.
+    const app = new Hono().get('/', (c) => c.text(langOfAcceptLanguage(c) ?? 'none'));
+    for (const [header, lang] of cases) {
+      const answer = await app.request('/', { headers: header === undefined ? {} : { 'accept-language': header } });
+      assert.equal(await answer.text(), lang ?? 'none', String(header));
+    }
   });
 
   it("takes the return address's lang when the pages speak it", () => {

@@ -11,6 +11,7 @@ import { TEST_CARDS, decidePayment, defaultCard } from '../billing/payment-decis
 import { textsFor } from './language.js';
 import { outcomePage, paymentPage } from './payment-page.js';
 import { PageRefusal } from './refusal.js';
+import type { PageTexts } from './texts.js';
 import { recordId, type Payment } from '../billing/records.js';
 import type { SandboxState } from '../state.js';
 
@@ -19,7 +20,7 @@ export function hostedPages(state: SandboxState): Hono {
   const routes = new Hono();
   routes.get('/:id', (c) => {
     const payment = hostedPayment(c);
-    const t = textsFor(c, payment.params[SYSTEMS[payment.system].returnUrl]);
+    const t = textsOf(c, payment);
     if (payment.status !== 'pending') return c.html(outcomePage(t, payment, returnUrlOf(payment)));
     return c.html(
       paymentPage(
@@ -33,7 +34,7 @@ export function hostedPages(state: SandboxState): Hono {
 
   routes.post('/:id', limitBody(4), async (c) => {
     const payment = hostedPayment(c);
-    const t = textsFor(c, payment.params[SYSTEMS[payment.system].returnUrl]);
+    const t = textsOf(c, payment);
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const decision = form.decision;
     if (decision !== 'pay' && decision !== 'decline') throw new PageRefusal(400, 'noDecision', t);
@@ -44,6 +45,11 @@ export function hostedPages(state: SandboxState): Hono {
     const target = returnUrlOf(payment);
     return target ? c.redirect(target, 303) : c.html(outcomePage(t, payment, undefined));
   });
+
+  /** The page's texts: in the language of the address the client returns to, else of their browser. */
+  function textsOf(c: Context, payment: Payment): PageTexts {
+    return textsFor(c, payment.params[SYSTEMS[payment.system].returnUrl]);
+  }
 
   function hostedPayment(c: Context): Payment {
     const id = recordId(c.req.param('id'));

@@ -4,6 +4,7 @@
  * `Accept-Language` that the pages speak, else English.
  */
 import type { Context } from 'hono';
+import { accepts } from 'hono/accepts';
 import { TEXTS, type Lang, type PageTexts } from './texts.js';
 
 const isLang = (tag: string): tag is Lang => Object.hasOwn(TEXTS, tag);
@@ -14,18 +15,24 @@ function spokenLang(tag: string): Lang | undefined {
   return isLang(primary) ? primary : undefined;
 }
 
-/** The most wanted language of an `Accept-Language` header that the pages speak (by `q`, then order), or none. */
-export function langOfAcceptLanguage(header: string | undefined): Lang | undefined {
-  if (!header) return undefined;
-  const wanted = header.split(',').flatMap((entry, order) => {
-    const [tag = '', ...params] = entry.split(';');
-    const q = params.map((p) => /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-    const lang = spokenLang(tag);
-    const weight = q === undefined ? 1 : Number(q);
-    return lang && weight > 0 ? [{ lang, weight, order }] : [];
+/**
+ * The most wanted language of the request's `Accept-Language` that the pages speak (by `q`, then order), or none.
+ * Hono parses the header; a tag counts by its primary language (`ru-RU` is `ru`), which Hono's own match does not do.
+ */
+export function langOfAcceptLanguage(c: Context): Lang | undefined {
+  const lang = accepts(c, {
+    header: 'Accept-Language',
+    supports: Object.keys(TEXTS),
+    default: '',
+    // A stable sort: of equal `q`, the first named wins.
+    match: (wanted) =>
+      [...wanted]
+        .filter((a) => a.q > 0)
+        .sort((a, b) => b.q - a.q)
+        .map((a) => spokenLang(a.type))
+        .find(Boolean) ?? '',
   });
-  wanted.sort((a, b) => b.weight - a.weight || a.order - b.order);
-  return wanted[0]?.lang;
+  return lang ? (lang as Lang) : undefined;
 }
 
 /** The `lang` an address carries in its query (`?lang=ru`) when the pages speak it, or none. */
@@ -37,5 +44,5 @@ export function langOfAddress(address: unknown): Lang | undefined {
 
 /** The texts of the page a request gets; `returnAddress`: where the client goes back to, when the page knows it. */
 export function textsFor(c: Context, returnAddress?: unknown): PageTexts {
-  return TEXTS[langOfAddress(returnAddress) ?? langOfAcceptLanguage(c.req.header('accept-language')) ?? 'en'];
+  return TEXTS[langOfAddress(returnAddress) ?? langOfAcceptLanguage(c) ?? 'en'];
 }
