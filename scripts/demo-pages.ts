@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { LOOKUPS, LOOKUP_KINDS } from '../src/eps/lookup.js';
 import { SYSTEM_IDS } from '../src/eps/systems.js';
 import { TEXTS } from '../src/widget/i18n.js';
+import type { Manifest, ManifestItem } from './docs/element-tables.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -21,12 +22,7 @@ export async function demoPage(name: string, addresses: { relay: string; sandbox
 }
 
 /** An attribute of `<billing-pay>`, as the custom-elements manifest describes it. */
-export interface ManifestAttribute {
-  name: string;
-  type?: { text: string };
-  default?: string;
-  description?: string;
-}
+type ManifestAttribute = Pick<ManifestItem, 'name' | 'type' | 'default' | 'description'>;
 
 export interface PlaygroundOptions {
   tag: 'billing-pay';
@@ -41,9 +37,7 @@ export interface PlaygroundOptions {
 
 /** The playground's `playground-options.json`. Throws when the manifest is missing (`npm run build` makes it). */
 export async function playgroundOptions(): Promise<PlaygroundOptions> {
-  const manifest = JSON.parse(await readFile(`${ROOT}custom-elements.json`, 'utf8')) as {
-    modules: { declarations?: { tagName?: string; attributes?: ManifestAttribute[] }[] }[];
-  };
+  const manifest = JSON.parse(await readFile(`${ROOT}custom-elements.json`, 'utf8')) as Manifest;
   const element = manifest.modules.flatMap((m) => m.declarations ?? []).find((d) => d.tagName === 'billing-pay');
   if (!element?.attributes) throw new Error('custom-elements.json has no <billing-pay>: run `npm run build`');
   return {

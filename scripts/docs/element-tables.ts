@@ -4,7 +4,8 @@
  */
 import { cell, code, table } from './markdown.js';
 
-interface Item {
+/** An attribute, event, part or custom property of an element, as the manifest describes it. */
+export interface ManifestItem {
   name: string;
   description?: string;
   default?: string;
@@ -15,10 +16,10 @@ interface Declaration {
   customElement?: boolean;
   tagName?: string;
   summary?: string;
-  attributes?: Item[];
-  events?: Item[];
-  cssParts?: Item[];
-  cssProperties?: Item[];
+  attributes?: ManifestItem[];
+  events?: ManifestItem[];
+  cssParts?: ManifestItem[];
+  cssProperties?: ManifestItem[];
 }
 export interface Manifest {
   modules: { declarations?: Declaration[] }[];
