@@ -13,6 +13,7 @@ import { corsFor } from './http/cors.js';
 import { securityHeaders } from './http/guards.js';
 import { requestLog } from './http/request-log.js';
 import { createMetrics, type Metrics } from './metrics.js';
+import { keyedHasher } from './keyed-hash.js';
 import { createLimiters, type LimiterName } from './rate-limit.js';
 import type { RouteDeps } from './routes/deps.js';
 import { operationRoutes } from './routes/operations.js';
@@ -40,6 +41,8 @@ export function createRelayApp(deps: RelayDeps): Hono<RelayEnv> {
     limiters: deps.limiters ?? createLimiters(config),
     allowed: new Set(config.allowedOrigins),
     offered: SYSTEM_IDS.filter((id) => config.epsUuids[id]),
+    // Derived from the billing credentials, which every relay of a fleet shares.
+    hash: keyedHasher(`${config.billingBaseUrl}\0${config.billingUsername}\0${config.billingPassword}`),
     clientIp: (c) =>
       (config.trustProxy && c.req.header(config.trustProxy)?.split(',').at(-1)?.trim()) || deps.socketAddress?.(c),
     widgetAssets: deps.widgetAssets ?? (async () => null),

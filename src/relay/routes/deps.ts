@@ -6,6 +6,7 @@ import type { SystemId } from '../../eps/systems.js';
 import type { BillingClient } from '../billing/client.js';
 import type { RelayConfig } from '../config.js';
 import type { IdempotencyStore } from '../idempotency/store.js';
+import type { KeyedHash } from '../keyed-hash.js';
 import type { Metrics } from '../metrics.js';
 import type { LimiterName } from '../rate-limit.js';
 import type { WidgetAssets } from '../widget-assets.js';
@@ -21,6 +22,8 @@ export interface RouteDeps {
   allowed: Set<string>;
   /** The systems with an `eps_uuid`, in order. */
   offered: SystemId[];
+  /** Keyed digests of personal values (limiter keys, fingerprints): nothing personal is stored in clear. */
+  hash: KeyedHash;
   /** The client's address: the trusted proxy's header, else the socket's. */
   clientIp: (c: Context) => string | undefined;
   /** The built widget bundles to serve; `null` when they have not been built. */
