@@ -8,6 +8,8 @@
  */
 import ts from 'typescript';
 import { defineConfig, type Plugin } from 'vite';
+import { hashedName, integrityOf } from './src/relay/widget-assets.js';
+import { METHODS_RU, RU } from './src/widget/texts/ru.js';
 
 /**
  * Two page bundles, each one self-contained file: `dist/billing-pay.js` (`<billing-pay>`, for the payment page) and,
@@ -18,11 +20,29 @@ const BUNDLES = {
   account: { entry: 'src/widget/bundle.ts', file: 'billing-pay-account.js' },
 };
 
+/**
+ * The built-in texts of each language but English, one JSON file each beside the bundles (`billing-pay-ru.json`):
+ * a bundle fetches the one its page speaks, pinned by the hash the build writes into it (`__BP_TEXTS__`).
+ */
+const TEXT_FILES = {
+  ru: { name: 'billing-pay-ru.json', bytes: Buffer.from(JSON.stringify({ pay: RU, methods: METHODS_RU })) },
+};
+
 export default defineConfig(({ mode }) => {
   const bundle = mode === 'account' ? BUNDLES.account : BUNDLES.pay;
   return {
     publicDir: false,
-    plugins: [minifyTemplates()],
+    plugins: [minifyTemplates(), textFiles()],
+    define: {
+      __BP_TEXTS__: JSON.stringify(
+        Object.fromEntries(
+          Object.entries(TEXT_FILES).map(([lang, { name, bytes }]) => [
+            lang,
+            { file: hashedName(name, bytes), integrity: integrityOf(bytes) },
+          ]),
+        ),
+      ),
+    },
     build: {
       target: 'es2022',
       outDir: 'dist',
@@ -44,6 +64,18 @@ export default defineConfig(({ mode }) => {
     },
   };
 });
+
+/** Writes the language files (`TEXT_FILES`) into dist/, where scripts/build-assets.ts lists them in bundles.json. */
+function textFiles(): Plugin {
+  return {
+    name: 'billing-pay:text-files',
+    apply: 'build',
+    generateBundle() {
+      for (const { name, bytes } of Object.values(TEXT_FILES))
+        this.emitFile({ type: 'asset', fileName: name, source: bytes });
+    },
+  };
+}
 
 /**
  * Minifies the text of the widget's `html` and `css` tagged templates (which no JS minifier touches): runs of

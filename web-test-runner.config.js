@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import * as esbuild from 'esbuild';
 import { defaultReporter } from '@web/test-runner';
@@ -13,6 +14,25 @@ import { browserConsole } from './test/widget/browser-console.ts';
 
 /** The pages served with a Content-Security-Policy of their own (what they test), not the runner's (`strictCsp`). */
 const OWN_POLICY = /^\/demo\/playground\.html$|^\/__e2e\/page\/\d+\.html$/;
+
+/**
+ * `/dist/NAME.<hash>.js|json`: the built file under the name bundles.json gives it, as the relay serves it (a built
+ * bundle loads its later files by those names, next to itself).
+ */
+function hashedDist() {
+  return {
+    name: 'billing-pay-hashed-dist',
+    async serve(context) {
+      const hashed = /^\/dist\/([\w-]+)\.[0-9a-f]{10}\.(js|json)$/.exec(context.path);
+      if (!hashed) return undefined;
+      const dist = new URL('./dist/', import.meta.url);
+      const manifest = JSON.parse(await readFile(new URL('bundles.json', dist), 'utf8'));
+      const name = `${hashed[1]}.${hashed[2]}`;
+      if (`/dist/${manifest[name]?.file}` !== context.path) return undefined;
+      return { body: await readFile(new URL(name, dist), 'utf8'), type: hashed[2] };
+    },
+  };
+}
 
 /**
  * Starts the real relay and billing sandbox beside the test server, for the end-to-end tests (`test/widget/e2e*`),
@@ -144,6 +164,7 @@ export default {
   testsFinishTimeout: 120_000,
   testFramework: { config: { timeout: 5000 } },
   plugins: [
+    hashedDist(),
     e2eStack(),
     reactAsEsm(),
     inputCommands(),

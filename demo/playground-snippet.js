@@ -74,6 +74,21 @@ export function relayHints(relay) {
   ].join('\n');
 }
 
+/**
+ * For a page in a language other than English: a preload of that language's texts (`billing-pay-ru.json` of
+ * bundles.json), fetched at once beside the script instead of after it. The widget fetches the same file with the same
+ * integrity, so it takes the preload.
+ */
+export function textsHint(relay, texts) {
+  return elementHtml('link', [
+    ['rel', 'preload'],
+    ['as', 'fetch'],
+    ['crossorigin', true],
+    ['href', relayUrl(relay, texts.file)],
+    ['integrity', texts.integrity],
+  ]);
+}
+
 /** The widget's script from the relay, under its content-hashed name, with its integrity. */
 export function scriptHtml(relay, bundle) {
   return elementHtml('script', [
@@ -87,15 +102,17 @@ export function scriptHtml(relay, bundle) {
 /**
  * The embed snippet. `bundle` is the build's entry for the widget's script (dist/bundles.json, as the relay publishes
  * it at `/bundles.json`): its content-hashed file name and its integrity. `attributes`: `[name, value]` pairs, the
- * value `true` for a boolean attribute, in the order to write them (`relay` is put first).
+ * value `true` for a boolean attribute, in the order to write them (`relay` is put first). `texts`: the entry of the
+ * page's language's texts, for a page not in English (`textsHint`).
  * Answers `{html, csp, env}`: the HTML for the page, its policy alone (to send as a header instead), the relay's line.
  */
-export function embedSnippet({ relay, pageOrigin, bundle, tag = 'billing-pay', attributes }) {
+export function embedSnippet({ relay, pageOrigin, bundle, texts, tag = 'billing-pay', attributes }) {
   const csp = contentSecurityPolicy(relay, pageOrigin);
   const html = [
     '<!-- In <head>: the page’s policy (or send it as a Content-Security-Policy header), the relay hints, the widget -->',
     `<meta ${attributeHtml('http-equiv', 'Content-Security-Policy')} ${attributeHtml('content', csp)}>`,
     relayHints(relay),
+    ...(texts ? [textsHint(relay, texts)] : []),
     scriptHtml(relay, bundle),
     '',
     '<!-- In <body>, where the payment form goes -->',

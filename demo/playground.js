@@ -328,10 +328,12 @@ async function start() {
       return;
     }
     const attributes = read.filter(([, r]) => r.value !== undefined).map(([c, r]) => [c.name, r.value]);
+    const lang = attributes.find(([name]) => name === 'lang')?.[1];
     const snippet = embedSnippet({
       relay: relay[1].value,
       pageOrigin: pageOrigin[1].value,
       bundle,
+      texts: lang && bundles[`billing-pay-${lang}.json`],
       tag: options.tag,
       attributes,
     });

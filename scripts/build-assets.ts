@@ -1,5 +1,5 @@
 /**
- * `npm run build`, after Vite: for each page bundle `dist/*.js`, its brotli (`.br`) and gzip (`.gz`) forms and its
+ * `npm run build`, after Vite: for each page bundle `dist/*.js` and language file `dist/*.json`, its brotli (`.br`) and gzip (`.gz`) forms and its
  * entry in `dist/bundles.json` (content-hashed name, Subresource Integrity hash), which the relay serves
  * (src/relay/widget-assets.ts). Prints each bundle's `integrity` for the page's `<script>` tag.
  */
@@ -12,7 +12,7 @@ import { MANIFEST_FILE, hashedName, integrityOf, type BundleManifest } from '../
 export function writeBundleAssets(dir: string, log: (line: string) => void = () => {}): BundleManifest {
   const manifest: BundleManifest = {};
   for (const name of readdirSync(dir)
-    .filter((file) => file.endsWith('.js'))
+    .filter((file) => /\.js$|\.json$/.test(file) && file !== MANIFEST_FILE)
     .sort()) {
     const bytes = readFileSync(`${dir}${name}`);
     const br = brotliCompressSync(bytes, {

@@ -3,7 +3,8 @@ import { weigh } from '../size.js';
 import { table } from './markdown.js';
 
 const WHAT: Record<string, string> = {
-  'dist/billing-pay.js': '`<billing-pay>`',
+  'dist/billing-pay.js': '`<billing-pay>`, the first screen',
+  'dist/billing-pay.js and all it may load': 'with the files it loads later: the Russian texts',
   'dist/billing-pay-account.js': 'both elements',
 };
 
@@ -13,7 +14,7 @@ export function weightTable(): string {
   return table(
     ['bundle', 'raw', 'gzip', 'brotli', 'gzip budget'],
     weigh().map(({ file, raw, gzip, brotli, budget }) => [
-      `\`${file}\` (${WHAT[file] ?? ''})`,
+      `${file.replace(/^dist\/\S+/, (name) => `\`${name}\``)} (${WHAT[file] ?? ''})`,
       bytes(raw),
       bytes(gzip),
       bytes(brotli),

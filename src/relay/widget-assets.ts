@@ -24,9 +24,9 @@ export function integrityOf(bytes: Uint8Array): string {
   return `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
 }
 
-/** `billing-pay.js` → `billing-pay.<10 hex digits of the content's SHA-384>.js`. */
+/** `billing-pay.js` → `billing-pay.<10 hex digits of the content's SHA-384>.js` (and so for `.json`). */
 export function hashedName(name: string, bytes: Uint8Array): string {
-  return name.replace(/\.js$/, `.${createHash('sha384').update(bytes).digest('hex').slice(0, 10)}.js`);
+  return name.replace(/\.(js|json)$/, `.${createHash('sha384').update(bytes).digest('hex').slice(0, 10)}.$1`);
 }
 
 type Encoding = 'br' | 'gzip' | 'identity';
@@ -67,8 +67,9 @@ export async function loadWidgetAssets(dir: string): Promise<WidgetAssets> {
       throw new Error(`${dir}${name}.br or .gz is not ${name}: run \`npm run build\` again`);
     }
     const forms = encodedForms(identity!, br!, gzip!);
-    assets.set(name, { type: 'text/javascript; charset=utf-8', cacheControl: SHORT, forms });
-    assets.set(file, { type: 'text/javascript; charset=utf-8', cacheControl: IMMUTABLE, forms });
+    const type = name.endsWith('.json') ? 'application/json; charset=utf-8' : 'text/javascript; charset=utf-8';
+    assets.set(name, { type, cacheControl: SHORT, forms });
+    assets.set(file, { type, cacheControl: IMMUTABLE, forms });
   }
   // The manifest is small: served as it is, checked against its ETag each time it is used.
   const etag = `"${createHash('sha384').update(manifestBytes).digest('hex').slice(0, 20)}"`;

@@ -11,7 +11,6 @@ import { emit } from './events.js';
 import { failureText, problemText } from './failure-text.js';
 import { checkForm, firstProblemField, formView, NO_VALUES, PATH_OF, withoutProblems } from './form-model.js';
 import type { FormCheck, FormInput, FormView, ValueKey } from './form-model.js';
-import { TEXTS } from './i18n.js';
 import { LocalizeController } from './localize.js';
 import { PaymentReturn, returnText } from './payment-return.js';
 import { PaymentSender, type SubmitState } from './payment-sender.js';
@@ -113,7 +112,7 @@ export class BillingPay extends BillingElement {
     autopayTermsUrl: { attribute: 'autopay-terms-url' },
   };
 
-  private readonly localize = new LocalizeController(this, TEXTS);
+  private readonly localize = new LocalizeController(this, (catalog) => catalog.pay);
 
   private readonly loader = new ConfigLoader(this);
   private readonly sender = new PaymentSender(this);
@@ -246,7 +245,8 @@ export class BillingPay extends BillingElement {
     this.readiness.set('loading');
     let loaded: LoadedConfig | null;
     try {
-      loaded = await this.loader.load(this.relay, this.session, { retry });
+      // The form is shown in the payer's language, never in English first.
+      [loaded] = await Promise.all([this.loader.load(this.relay, this.session, { retry }), this.localize.loaded()]);
     } catch (error) {
       this.readiness.set('failed');
       this.report(error as PayError, true);

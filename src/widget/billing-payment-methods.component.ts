@@ -3,9 +3,8 @@ import { BillingElement } from './billing-element.js';
 import sharedStyles from './billing-element.styles.js';
 import styles from './billing-payment-methods.styles.js';
 import { emit } from './events.js';
-import { fill, TEXTS, type Lang, type Texts } from './i18n.js';
+import { fill, type PaymentMethodsTexts, type Texts } from './i18n.js';
 import { LocalizeController } from './localize.js';
-import { PAYMENT_METHODS_TEXTS, type PaymentMethodsTexts } from './i18n.js';
 import { errorText, toPayError, type PayError } from './pay-error.js';
 import type { ReadyState } from './readiness.js';
 import { disablePaymentMethod, fetchPaymentMethods, type SavedPaymentMethod } from './session-client.js';
@@ -15,12 +14,6 @@ interface PaymentMethodsSpeech {
   labels: Texts['labels'];
   methods: PaymentMethodsTexts;
 }
-
-/** The built-in texts a page's `texts` are layered on, per language. */
-const PAYMENT_METHODS_SPEECH: Record<Lang, PaymentMethodsSpeech> = {
-  en: { labels: TEXTS.en.labels, methods: PAYMENT_METHODS_TEXTS.en },
-  ru: { labels: TEXTS.ru.labels, methods: PAYMENT_METHODS_TEXTS.ru },
-};
 
 /** Where the list is: waiting for its request (or for `relay` and `session`), shown, or failed to load. */
 export type PaymentMethodsState = ReadyState;
@@ -89,7 +82,10 @@ export class BillingPaymentMethods extends BillingElement {
     session: {},
   };
 
-  private readonly localize = new LocalizeController(this, PAYMENT_METHODS_SPEECH);
+  private readonly localize = new LocalizeController(this, (catalog): PaymentMethodsSpeech => ({
+    labels: catalog.pay.labels,
+    methods: catalog.methods,
+  }));
 
   /** Aborts the request in flight (the list or a disable), when the element is removed for one. */
   private abort?: AbortController;
@@ -145,7 +141,10 @@ export class BillingPaymentMethods extends BillingElement {
     this.done = '';
     if (!this.relay || !this.session) return;
     try {
-      this.methods = await fetchPaymentMethods(this.relay, this.session, controller.signal);
+      [this.methods] = await Promise.all([
+        fetchPaymentMethods(this.relay, this.session, controller.signal),
+        this.localize.loaded(),
+      ]);
       this.readiness.set('ready');
     } catch (error) {
       if (controller.signal.aborted) return;
@@ -252,7 +251,8 @@ export class BillingPaymentMethods extends BillingElement {
 
   private statusText(speech: PaymentMethodsSpeech): string {
     const t = speech.methods;
-    if (this.state === 'loading') return t.loading;
+    // Nothing in English while the page's language is on its way.
+    if (this.state === 'loading') return this.localize.ready ? t.loading : '';
     if (this.failure) return this.failureText(speech);
     if (this.disabling !== null) return t.disabling;
     const done = this.done ? fill(t.disabled, { title: this.done }) : '';

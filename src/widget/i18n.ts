@@ -54,12 +54,12 @@ const PARTS = ['labels', 'kinds', 'problems', 'errors', 'missing', 'systems', 'm
  * The texts of an element for a language tag: its built-in language (`ru`, else English), with the page's overrides
  * on top — those for every language, then those for the tag's language (`de`), then for the exact tag (`de-CH`). A tag
  * with neither built-in texts nor overrides falls back to English (and English number formats). `builtIn` holds the
- * element's parts (`labels`, `methods`, …) in each built-in language; each part is merged key by key.
+ * element's parts (`labels`, `methods`, …) in the built-in language of `tag`; each part is merged key by key.
  */
 export function layerTexts<T extends object>(
   tag: string,
   option: TextsOption | null | undefined,
-  builtIn: Record<Lang, T>,
+  builtIn: T,
 ): Speech<T> {
   const exact = tag.toLowerCase();
   const primary = exact.split('-')[0]!;
@@ -70,7 +70,7 @@ export function layerTexts<T extends object>(
   const known = own.length > 0 || primary === 'ru' || primary === 'en';
   const layers = [flat ? (option as TextOverrides) : {}, ...own] as Record<string, object | undefined>[];
   const t = Object.fromEntries(
-    Object.entries(builtIn[toLang(primary)]).map(([part, texts]) => [
+    Object.entries(builtIn).map(([part, texts]) => [
       part,
       Object.assign({}, texts, ...layers.map((layer) => layer[part])),
     ]),
@@ -80,7 +80,7 @@ export function layerTexts<T extends object>(
 
 /** The texts of `<billing-pay>` for a language tag, with the page's `texts` (see `layerTexts`). */
 export function resolveTexts(tag: string, option?: TextsOption | null): Speech {
-  return layerTexts(tag, option, TEXTS);
+  return layerTexts(tag, option, TEXTS[toLang(tag.split('-')[0])]);
 }
 
 /** Fills `{name}` placeholders. */

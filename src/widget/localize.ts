@@ -5,7 +5,8 @@
  * serves them all. (A change of the element's own `lang` is seen by `BillingElement`.)
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { langTagOf, layerTexts, type Lang, type Speech, type TextsOption } from './i18n.js';
+import { langTagOf, layerTexts, toLang, type Speech, type TextsOption } from './i18n.js';
+import { catalogOf, loadCatalog, type Catalog } from './texts/catalog.js';
 
 type Host = ReactiveControllerHost & HTMLElement & { texts: TextsOption | null };
 
@@ -15,10 +16,33 @@ let documentLang: MutationObserver | undefined;
 export class LocalizeController<T extends object> implements ReactiveController {
   constructor(
     private readonly host: Host,
-    /** The element's texts in each built-in language. */
-    private readonly builtIn: Record<Lang, T>,
+    /** The element's part of one language's texts. */
+    private readonly pick: (catalog: Catalog) => T,
   ) {
     host.addController(this);
+  }
+
+  /** Whether the built-in texts of the element's language are here (else `speech()` speaks English for now). */
+  get ready(): boolean {
+    return catalogOf(this.lang()) !== undefined;
+  }
+
+  /** Resolves once the element's language is here (fetched if needed); rejects when its file cannot be had. */
+  async loaded(): Promise<void> {
+    await loadCatalog(this.lang());
+  }
+
+  hostUpdate(): void {
+    // The language may have changed since the last update: fetch it, and update again when it is here.
+    if (!this.ready)
+      void this.loaded().then(
+        () => this.host.requestUpdate(),
+        () => {},
+      );
+  }
+
+  private lang() {
+    return toLang(langTagOf(this.host).split('-')[0]);
   }
 
   hostConnected(): void {
@@ -34,6 +58,8 @@ export class LocalizeController<T extends object> implements ReactiveController 
 
   /** The texts and locale in effect now (read on demand, never cached). */
   speech(): Speech<T> {
-    return layerTexts(langTagOf(this.host), this.host.texts, this.builtIn);
+    const tag = langTagOf(this.host);
+    const catalog = catalogOf(toLang(tag.split('-')[0])) ?? catalogOf('en')!;
+    return layerTexts(tag, this.host.texts, this.pick(catalog));
   }
 }

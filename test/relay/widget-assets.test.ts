@@ -143,7 +143,17 @@ describe('widget assets: the relay serves the real build', () => {
   it('the published SRI hash matches the served bytes in every encoding, under both names', async () => {
     const published = (await (await fetch(`${stack.relay.url}/bundles.json`)).json()) as BundleManifest;
     assert.deepEqual(published, manifest);
-    assert.deepEqual(Object.keys(published).sort(), ['billing-pay-account.js', 'billing-pay.js']);
+    assert.deepEqual(Object.keys(published).sort(), [
+      'billing-pay-account.js',
+      'billing-pay-ru.json',
+      'billing-pay.js',
+    ]);
+    const texts = await rawGet(`${stack.relay.url}/${published['billing-pay-ru.json']!.file}`);
+    assert.match(String(texts.headers['content-type']), /^application\/json/);
+    assert.equal(
+      (JSON.parse(texts.body.toString()) as { pay: { labels: { pay: string } } }).pay.labels.pay,
+      'Оплатить',
+    );
     for (const [name, { file, integrity }] of Object.entries(published)) {
       for (const path of [name, file]) {
         const br = await rawGet(`${stack.relay.url}/${path}`, { 'accept-encoding': 'br', origin: SHOP });

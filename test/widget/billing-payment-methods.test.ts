@@ -99,14 +99,12 @@ function focused(el: BillingPaymentMethods): string {
 
 const has = (el: BillingPaymentMethods, selector: string) => root(el).querySelector(selector) !== null;
 
-const LOADING = { en: 'Loading saved payment methods…', ru: 'Загружаем сохранённые способы оплаты…' };
-
 /** Renders the element and waits until the list (or its failure) is shown. */
 async function mount(lang = 'en', session = SESSION): Promise<BillingPaymentMethods> {
   const el = await fixture<BillingPaymentMethods>(
     html`<billing-payment-methods relay=${RELAY} session=${session} lang=${lang}></billing-payment-methods>`,
   );
-  await waitUntil(() => status(el) !== LOADING[lang as 'en' | 'ru'], 'the list did not load');
+  await waitUntil(() => el.getAttribute('state') !== 'loading', 'the list did not load');
   await el.updateComplete;
   return el;
 }

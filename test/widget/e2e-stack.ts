@@ -4,6 +4,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,6 +49,7 @@ export async function startE2eStack(pageOrigins: string[]) {
     createLogger('silent'),
   );
 
+  const tampering = await startTamperingProxy(relay.url);
   const processRelay = new ProcessRelay(sandbox, pageOrigins);
   /** Relays a test started with a `.env` of its own (`merchant-relay`). */
   const merchantRelays: Relay[] = [];
@@ -130,19 +133,23 @@ export async function startE2eStack(pageOrigins: string[]) {
   const pages: Record<string, (query: URLSearchParams) => Promise<E2ePage>> = {
     /**
      * A merchant's page with the embed as the docs write it: the built bundle from the relay, with its integrity, and
-     * the hints (`?hints=no-crossorigin`: the preload without `crossorigin`, as a page may get it wrong).
+     * the hints (`?hints=no-crossorigin`: the preload without `crossorigin`, as a page may get it wrong). `?lang=ru`:
+     * a page in Russian; `?files=tampered`: the bundle (intact) from a server that alters every file the bundle loads
+     * later, as a compromised server or cache would.
      */
     embed: async (q) => {
       const bundles = (await (await fetch(`${relay.url}/bundles.json`)).json()) as Record<string, EmbedBundle>;
       const bundle = bundles['billing-pay.js'];
       if (!bundle) throw new Error('the relay serves no billing-pay.js: run `npm run build` first');
+      const files = q.get('files') === 'tampered' ? tampering.url : relay.url;
       let hints = relayHints(relay.url);
       if (q.get('hints') === 'no-crossorigin') hints = hints.replace(/( as="fetch") crossorigin /, '$1 ');
-      const head = `${hints}\n${scriptHtml(relay.url, bundle)}`;
+      const head = `${hints}\n${scriptHtml(files, bundle)}`;
       const element = elementHtml('billing-pay', [['relay', relay.url]]);
+      const lang = q.get('lang') === 'ru' ? 'ru' : 'en';
       return {
-        html: `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Shop</title>\n${head}\n</head>\n<body>${element}</body></html>\n`,
-        csp: `default-src 'none'; script-src ${relay.url}; connect-src ${relay.url}; style-src 'self'; base-uri 'none'`,
+        html: `<!doctype html>\n<html lang="${lang}"><head><meta charset="utf-8"><title>Shop</title>\n${head}\n</head>\n<body>${element}</body></html>\n`,
+        csp: `default-src 'none'; script-src ${files}; connect-src ${relay.url} ${files}; style-src 'self'; base-uri 'none'`,
       };
     },
   };
@@ -161,9 +168,38 @@ export async function startE2eStack(pageOrigins: string[]) {
       await Promise.all(merchantRelays.map((r) => r.close()));
       await processRelay.close();
       await foreignRelay.close();
+      tampering.close();
       await relay.close();
       await sandbox.close();
     },
+  };
+}
+
+/**
+ * A server in front of the relay that passes on the page bundles as they are and adds a space before every other
+ * file (the texts and modules a bundle loads later): the bundle's pins must refuse them.
+ */
+async function startTamperingProxy(relay: string) {
+  const server = createServer(async (request, response) => {
+    const answer = await fetch(`${relay}${request.url}`, {
+      headers: { origin: request.headers.origin ?? '', 'accept-encoding': 'identity' },
+    });
+    let body = Buffer.from(await answer.arrayBuffer());
+    // A leading space: still valid JSON and JavaScript, so only the pin can tell.
+    if (!/^\/billing-pay(-account)?\.[0-9a-f]{10}\.js$/.test(request.url ?? '') && answer.ok) {
+      body = Buffer.concat([Buffer.from(' '), body]);
+    }
+    const headers = Object.fromEntries(
+      [...answer.headers].filter(([name]) => !/^(content-length|content-encoding|etag|transfer-encoding)$/.test(name)),
+    );
+    response.writeHead(answer.status, { ...headers, 'content-length': body.length });
+    response.end(body);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => server.close(),
   };
 }
 

@@ -5,7 +5,7 @@
  * in their language; the billing has received that payment once. Only the Pay after that message makes a new key, and
  * pays.
  */
-import { expect, html, oneEvent } from '@open-wc/testing';
+import { expect, waitUntil, html, oneEvent } from '@open-wc/testing';
 import sinon from 'sinon';
 import '../../src/widget/billing-pay.js';
 import type { BillingPay } from '../../src/widget/billing-pay.js';
@@ -108,8 +108,7 @@ describe('<billing-pay> end to end: a relay killed mid-payment, the outcome unkn
 
       // 4. The text in the payer's other language: re-rendered as the language changes.
       el.lang = 'ru';
-      await el.updateComplete;
-      expect(status(el)).to.equal(UNKNOWN.ru);
+      await waitUntil(() => status(el) === UNKNOWN.ru, 'the status did not change to Russian');
 
       // 5. The Pay after that message is a new payment: a new key, which reaches the billing and pays.
       const redirect = oneEvent(el, 'billing-pay-redirect');

@@ -1,0 +1,54 @@
+/**
+ * The built-in texts of each language. English is in the bundle; another language is a file of its own, fetched when
+ * an element first speaks it. A built bundle knows each file's name and SHA-384 (`__BP_TEXTS__`, written by the build)
+ * and fetches it with `integrity`, so the text files are pinned like the bundle; a file that fails its check is an
+ * error, never shown. From the sources (tests, a bundler of the page's own) the module is imported instead.
+ */
+import { EN, METHODS_EN } from './en.js';
+import type { Lang, PaymentMethodsTexts, Texts } from './types.js';
+
+/** One language's texts for both elements. */
+export interface Catalog {
+  pay: Texts;
+  methods: PaymentMethodsTexts;
+}
+
+/** Set by the build: each language file's name (beside the bundle) and integrity. */
+declare const __BP_TEXTS__: Record<Exclude<Lang, 'en'>, { file: string; integrity: string }>;
+
+const catalogs: Partial<Record<Lang, Catalog>> = { en: { pay: EN, methods: METHODS_EN } };
+const loading = new Map<Lang, Promise<Catalog>>();
+
+/** A language's texts if they are here, else `undefined` (see `loadCatalog`). */
+export function catalogOf(lang: Lang): Catalog | undefined {
+  return catalogs[lang];
+}
+
+/** A language's texts, fetched once; a failed fetch may be tried again. */
+export function loadCatalog(lang: Lang): Promise<Catalog> {
+  const here = catalogs[lang];
+  if (here) return Promise.resolve(here);
+  let pending = loading.get(lang);
+  if (!pending) {
+    pending = fetchCatalog(lang as Exclude<Lang, 'en'>).then(
+      (catalog) => (catalogs[lang] = catalog),
+      (error: unknown) => {
+        loading.delete(lang);
+        throw error;
+      },
+    );
+    loading.set(lang, pending);
+  }
+  return pending;
+}
+
+async function fetchCatalog(lang: Exclude<Lang, 'en'>): Promise<Catalog> {
+  if (typeof __BP_TEXTS__ === 'object') {
+    const { file, integrity } = __BP_TEXTS__[lang];
+    const answer = await fetch(new URL(file, import.meta.url), { integrity });
+    if (!answer.ok) throw new Error(`${file}: ${answer.status}`);
+    return (await answer.json()) as Catalog;
+  }
+  const { RU, METHODS_RU } = await import('./ru.js');
+  return { pay: RU, methods: METHODS_RU };
+}

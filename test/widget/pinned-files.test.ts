@@ -1,0 +1,50 @@
+/**
+ * The files a built bundle loads after itself (a language's texts) are pinned by the hash built into it: from the
+ * relay they are taken; altered on their way (a server that changes one byte) they are refused, and the payer sees an
+ * error where the form would be — never a form half in one language, half in none.
+ */
+import { expect, waitUntil } from '@open-wc/testing';
+
+async function openEmbed(query: Record<string, string>) {
+  const frame = document.createElement('iframe');
+  const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+  frame.src = `/__e2e/page/embed?${new URLSearchParams(query)}`;
+  document.body.append(frame);
+  await loaded;
+  const widget = () => frame.contentDocument!.querySelector('billing-pay')!;
+  await waitUntil(
+    () => ['ready', 'failed'].includes(widget().getAttribute('state') ?? ''),
+    'the widget did not settle',
+    {
+      timeout: 8_000,
+    },
+  );
+  return { frame, widget: widget(), root: widget().shadowRoot! };
+}
+
+afterEach(() => document.querySelectorAll('iframe').forEach((frame) => frame.remove()));
+
+describe('the files a bundle loads later are pinned', () => {
+  it('a page in Russian gets its texts from the relay, checked, before the form shows', async function () {
+    this.timeout(15_000);
+    const { widget, root } = await openEmbed({ lang: 'ru' });
+    expect(widget.getAttribute('state')).to.equal('ready');
+    expect(root.querySelector('button[type="submit"]')?.textContent).to.match(/Оплатить/);
+  });
+
+  it('an altered text file is refused: the payer sees an error, not the form', async function () {
+    this.timeout(15_000);
+    const { widget, root } = await openEmbed({ lang: 'ru', files: 'tampered' });
+    expect(widget.getAttribute('state')).to.equal('failed');
+    expect(root.querySelector('button[type="submit"]'), 'no form').to.equal(null);
+    expect(root.querySelector('[role="alert"], [role="status"]')?.textContent?.trim()).to.not.equal('');
+  });
+
+  it('an English page loads no text file, and works through the same server', async function () {
+    this.timeout(15_000);
+    const { widget, frame } = await openEmbed({ lang: 'en', files: 'tampered' });
+    expect(widget.getAttribute('state')).to.equal('ready');
+    const names = frame.contentWindow!.performance.getEntriesByType('resource').map((e) => e.name);
+    expect(names.filter((name) => name.endsWith('.json'))).to.deep.equal([]);
+  });
+});
