@@ -41,6 +41,8 @@ export const READY_PAGES: ReadyPage[] = [
 
 export interface ReadyResult {
   page: ReadyPage;
+  /** The CPU slowdown it was timed at. */
+  cpu: number;
   /** Milliseconds from navigation start to the ready event, one per load. */
   times: number[];
   /** `/config` requests the relay answered, one count per load. */
@@ -111,19 +113,23 @@ ${body}
   };
 }
 
-/** A fresh context (nothing cached, no connection open) and a page of it on the emulated network. */
-async function freshPage(browser: Browser): Promise<{ page: Page; close(): Promise<void> }> {
+/** The CPU slowdowns each page is timed at: none, and 4× as on a mid-range phone (Lighthouse's mobile setting). */
+export const CPU_RATES = [1, 4] as const;
+
+/** A fresh context (nothing cached, no connection open) and a page of it on the emulated network and CPU. */
+async function freshPage(browser: Browser, cpu = 1): Promise<{ page: Page; close(): Promise<void> }> {
   const context = await browser.createBrowserContext();
   const page = await context.newPage();
   const cdp = await page.createCDPSession();
   await cdp.send('Network.enable');
   await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpu });
   return { page, close: () => context.close() };
 }
 
 /**
- * `loads` fresh loads of each page, the pages taking turns (in another order each round, so that none always follows
- * the same one); then each page once more, watched for preload warnings.
+ * `loads` fresh loads of each page at each CPU rate, the pages taking turns (in another order each round, so that none
+ * always follows the same one); then each page once more, watched for preload warnings.
  */
 export async function timeToReady(
   browser: Browser,
@@ -132,12 +138,14 @@ export async function timeToReady(
   loads: number,
   pages: ReadyPage[] = READY_PAGES,
 ): Promise<ReadyResult[]> {
-  const results = pages.map((page) => ({ page, times: [] as number[], configRequests: [] as number[] }));
+  const results = CPU_RATES.flatMap((cpu) =>
+    pages.map((page) => ({ page, cpu, times: [] as number[], configRequests: [] as number[] })),
+  );
   for (let round = 0; round < loads; round += 1) {
     for (let i = 0; i < results.length; i += 1) {
       const result = results[(i + round) % results.length]!;
       const before = await configRequests(relayUrl);
-      const { page, close } = await freshPage(browser);
+      const { page, close } = await freshPage(browser, result.cpu);
       try {
         await page.goto(`${origin}${result.page.path}`);
         await page.waitForFunction(() => 'benchReady' in window, { timeout: 30_000 });
@@ -150,7 +158,7 @@ export async function timeToReady(
   }
   const watched: ReadyResult[] = [];
   for (const result of results) {
-    const { page, close } = await freshPage(browser);
+    const { page, close } = await freshPage(browser, result.cpu);
     const lines: string[] = [];
     page.on('console', (m) => lines.push(`${m.type()}: ${m.text()}`));
     try {
@@ -166,24 +174,41 @@ export async function timeToReady(
 
 /** Section 6 of the report; `header` says when and on what load a run of this section alone was made. */
 export function readySection(results: ReadyResult[], header?: string): string {
-  const [floor, ...rest] = results as [ReadyResult, ...ReadyResult[]];
-  const floorMedian = median(floor.times);
-  // Each round loaded every page once: the ratio of a round's two loads, lowest to highest.
-  const roundRatios = (r: ReadyResult) => {
-    const ratios = r.times.map((t, i) => t / floor.times[i]!).sort((a, b) => a - b);
-    return `${ratios[0]!.toFixed(2)}–${ratios.at(-1)!.toFixed(2)} ×`;
-  };
+  const byCpu = CPU_RATES.map((cpu) => results.filter((r) => r.cpu === cpu));
   const requests = (r: ReadyResult) => [...new Set(r.configRequests)].join(' or ');
-  const docs = rest[0];
-  const ratio = docs ? median(docs.times) / floorMedian : NaN;
+  const rows = byCpu.flatMap((group) => {
+    const [floor] = group as [ReadyResult];
+    const floorMedian = median(floor.times);
+    // Each round loaded every page once: the ratio of a round's two loads, lowest to highest.
+    const roundRatios = (r: ReadyResult) => {
+      const ratios = r.times.map((t, i) => t / floor.times[i]!).sort((a, b) => a - b);
+      return `${ratios[0]!.toFixed(2)}–${ratios.at(-1)!.toFixed(2)} ×`;
+    };
+    return group.map((r) => [
+      `${r.cpu} ×`,
+      r.page.name,
+      ms(median(r.times)),
+      `${ms(Math.min(...r.times))}–${ms(Math.max(...r.times))}`,
+      r === floor ? '1' : `${(median(r.times) / floorMedian).toFixed(2)} ×`,
+      r === floor ? '–' : roundRatios(r),
+      requests(r),
+      r.preloadWarnings.length ? r.preloadWarnings.join('<br>') : 'none',
+    ]);
+  });
+  const verdicts = byCpu.map((group) => {
+    const [floor, docs] = group as [ReadyResult, ReadyResult | undefined];
+    const ratio = docs ? median(docs.times) / median(floor.times) : NaN;
+    return `CPU ${floor.cpu} ×: the docs' embed at ${ratio.toFixed(2)} × the floor against the target of ${READY_TARGET} ×: ${ratio <= READY_TARGET ? 'met' : 'not met'}.`;
+  });
   return [
     '## 6. Time to ready on Slow 4G',
     '',
     ...(header ? [header, ''] : []),
     `Milliseconds from navigation start to the element's ready event (\`billing-pay-ready\`: the form shown with the relay's ` +
       `\`/config\`, Pay enabled), headless Chromium with CDP's network emulation at ${SLOW_4G.latency} ms latency per request, ` +
-      `${(SLOW_4G.downloadThroughput * 8) / 1e6} Mbit/s down, ${(SLOW_4G.uploadThroughput * 8) / 1e3} kbit/s up (no CPU throttling); ` +
-      `median of ${floor.times.length} fresh loads of each page (a new browser context every time: nothing cached, no ` +
+      `${(SLOW_4G.downloadThroughput * 8) / 1e6} Mbit/s down, ${(SLOW_4G.uploadThroughput * 8) / 1e3} kbit/s up, with the CPU ` +
+      `as it is and slowed ${CPU_RATES.at(-1)} × (CDP's CPU throttling, as Lighthouse's mobile run); ` +
+      `median of ${byCpu[0]![0]!.times.length} fresh loads of each page at each rate (a new browser context every time: nothing cached, no ` +
       'connection open), the pages taking turns. The floor is the Lit reference element of section 4 (brotli, as the relay ' +
       'sends the widget) on a page with `<link rel="preconnect">` to the relay and `<link rel="preload" as="fetch" crossorigin>` ' +
       "of its `/config`. The embed is the docs' snippet (demo/playground-snippet.js): the bundle from the relay with `integrity` " +
@@ -194,6 +219,7 @@ export function readySection(results: ReadyResult[], header?: string): string {
     '',
     table(
       [
+        'CPU',
         'page',
         'median ms',
         'min–max ms',
@@ -202,18 +228,11 @@ export function readySection(results: ReadyResult[], header?: string): string {
         '`/config` requests',
         'preload warnings',
       ],
-      results.map((r) => [
-        r.page.name,
-        ms(median(r.times)),
-        `${ms(Math.min(...r.times))}–${ms(Math.max(...r.times))}`,
-        r === floor ? '1' : `${(median(r.times) / floorMedian).toFixed(2)} ×`,
-        r === floor ? '–' : roundRatios(r),
-        requests(r),
-        r.preloadWarnings.length ? r.preloadWarnings.join('<br>') : 'none',
-      ]),
+      rows,
     ),
     '',
-    `The docs' embed at ${ratio.toFixed(2)} × the floor against the target of ${READY_TARGET} ×: ` +
-      `${ratio <= READY_TARGET ? 'met' : 'not met'}.`,
-  ].join('\n');
+    ...verdicts.flatMap((v) => [v, '']),
+  ]
+    .join('\n')
+    .trimEnd();
 }
