@@ -7,7 +7,9 @@
  * (checked in the built file).
  */
 import ts from 'typescript';
-import { defineConfig, type Plugin } from 'vite';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import { hashedName, integrityOf } from './src/relay/widget-assets.js';
 import { METHODS_RU, RU } from './src/widget/texts/ru.js';
 
@@ -28,11 +30,20 @@ const TEXT_FILES = {
   ru: { name: 'billing-pay-ru.json', bytes: Buffer.from(JSON.stringify({ pay: RU, methods: METHODS_RU })) },
 };
 
-export default defineConfig(({ mode }) => {
-  const bundle = mode === 'account' ? BUNDLES.account : BUNDLES.pay;
+/** What `scripts/build-late.ts` wrote: each late module's file, integrity and the bundle's modules it borrows. */
+export const LATE_MANIFEST = 'dist/late/late.json';
+export type LateManifest = Record<string, { file: string; integrity: string; shared: Record<string, string[]> }>;
+
+function lateManifest(): LateManifest {
+  return existsSync(LATE_MANIFEST) ? (JSON.parse(readFileSync(LATE_MANIFEST, 'utf8')) as LateManifest) : {};
+}
+
+/** The options every built file shares, page bundle or late module. */
+export function builtFile(): UserConfig {
+  const late = lateManifest();
   return {
     publicDir: false,
-    plugins: [minifyTemplates(), textFiles()],
+    plugins: [minifyTemplates(), textFiles(), sharedWithLate(late)],
     define: {
       __BP_TEXTS__: JSON.stringify(
         Object.fromEntries(
@@ -42,11 +53,14 @@ export default defineConfig(({ mode }) => {
           ]),
         ),
       ),
+      __BP_LATE__: JSON.stringify(
+        Object.fromEntries(Object.entries(late).map(([name, { file, integrity }]) => [name, { file, integrity }])),
+      ),
     },
     build: {
       target: 'es2022',
       outDir: 'dist',
-      emptyOutDir: bundle === BUNDLES.pay,
+      emptyOutDir: false,
       // terser first (two passes of its compressor fold Lit's and the widget's code further than Oxc does), then Oxc's
       // minifier on the result as before. dist/billing-pay.js, gzip: 19,326 B with Oxc alone, 19,177 with terser alone,
       // 19,018 with both. Only safe transforms: no property mangling, no `unsafe_*` (which gained 15 B more).
@@ -56,6 +70,17 @@ export default defineConfig(({ mode }) => {
       // Library mode keeps whitespace and /* @__PURE__ */ in an ES build (for bundlers that tree-shake it again); this
       // file is the end product a page loads, so minify it completely.
       rolldownOptions: { output: { minify: true, comments: false } },
+    },
+  };
+}
+
+export default defineConfig(({ mode }) => {
+  const bundle = mode === 'account' ? BUNDLES.account : BUNDLES.pay;
+  const config = builtFile();
+  return {
+    ...config,
+    build: {
+      ...config.build,
       lib: {
         entry: bundle.entry,
         formats: ['es'],
@@ -64,6 +89,40 @@ export default defineConfig(({ mode }) => {
     },
   };
 });
+
+/**
+ * Lends the late modules what they borrow from the bundle: fills `SHARED` of src/widget/late/load.ts with the
+ * namespace of each module the manifest names (a late module takes them from the page's registry).
+ */
+function sharedWithLate(late: LateManifest): Plugin {
+  const shared = new Map<string, Set<string>>();
+  for (const [key, names] of Object.values(late).flatMap((m) => Object.entries(m.shared)))
+    shared.set(key, new Set([...(shared.get(key) ?? []), ...names]));
+  return {
+    name: 'billing-pay:shared-with-late',
+    apply: 'build',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!id.endsWith('/src/widget/late/load.ts') || !shared.size) return null;
+      const placeholder = 'const SHARED: Record<string, unknown> = {};';
+      if (!code.includes(placeholder)) throw new Error(`${id}: no \`${placeholder}\` to fill`);
+      const modules = [...shared].map(([key, names], i) => ({ key, names: [...names].sort(), i }));
+      const imports = modules.map(
+        ({ key, names, i }) =>
+          `import { ${names.map((n) => `${n} as shared${i}_${n}`).join(', ')} } from ${JSON.stringify(resolve(key))};`,
+      );
+      const entries = modules
+        .map(
+          ({ key, names, i }) => `${JSON.stringify(key)}: { ${names.map((n) => `${n}: shared${i}_${n}`).join(', ')} }`,
+        )
+        .join(', ');
+      return {
+        code: `${imports.join('\n')}\n${code.replace(placeholder, `const SHARED: Record<string, unknown> = { ${entries} };`)}`,
+        map: null,
+      };
+    },
+  };
+}
 
 /** Writes the language files (`TEXT_FILES`) into dist/, where scripts/build-assets.ts lists them in bundles.json. */
 function textFiles(): Plugin {
@@ -89,7 +148,7 @@ function minifyTemplates(): Plugin {
     apply: 'build',
     enforce: 'pre',
     transform(code, id) {
-      if (!/[\\/]src[\\/]widget[\\/][^\\/]+\.ts$/.test(id) || !/\b(?:html|css)`/.test(code)) return null;
+      if (!/[\\/]src[\\/]widget[\\/](?:late[\\/])?[^\\/]+\.ts$/.test(id) || !/\b(?:html|css)`/.test(code)) return null;
       const file = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true);
       const edits: { start: number; end: number; text: string }[] = [];
       const visit = (node: ts.Node): void => {

@@ -4,11 +4,12 @@
  * A budget is the measured weight rounded up to the next 50 B, and grows only for a measured reason (the history is in
  * CHANGELOG.md). Two kinds of budget:
  * - the main bundle, `dist/billing-pay.js`, pinned by the page's `integrity`: what the first screen needs, on every
- *   page view's critical path. 19.95 kB: 21,536 B measured before the Russian texts left it for a file of their own
- *   (-1,629 B: 19,907 B measured);
- * - the whole set a page may load after it (the main bundle, then the files it pins: a language's texts):
- *   22.65 kB (22,581 B measured: the bundle and `billing-pay-ru.json`, 2,674 B).
- * The "My account" bundle with both elements: 21.65 kB (21,625 B measured).
+ *   page view's critical path. 20.45 kB: 21,536 B measured before the Russian texts left it for a file of their own
+ *   (-1,629 B), then +506 B for the loader of late modules (the pinned script, the loan of the bundle's modules) with
+ *   the payment request as the first late module: 20,413 B measured;
+ * - the whole set a page may load after it (the main bundle, then the files it pins: a language's texts, the late
+ *   modules): 23.75 kB (23,738 B measured).
+ * The "My account" bundle with both elements: 22.15 kB (22,139 B measured).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -16,16 +17,16 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 /** Each budget: one file, or a set of files (the main bundle and every file it may load later). */
 export const BUDGETS: Record<string, { files: () => string[]; budget: number }> = {
-  'dist/billing-pay.js': { files: () => ['dist/billing-pay.js'], budget: 19_950 },
-  'dist/billing-pay.js and all it may load': { files: () => ['dist/billing-pay.js', ...laterFiles()], budget: 22_650 },
-  'dist/billing-pay-account.js': { files: () => ['dist/billing-pay-account.js'], budget: 21_650 },
+  'dist/billing-pay.js': { files: () => ['dist/billing-pay.js'], budget: 20_450 },
+  'dist/billing-pay.js and all it may load': { files: () => ['dist/billing-pay.js', ...laterFiles()], budget: 23_750 },
+  'dist/billing-pay-account.js': { files: () => ['dist/billing-pay-account.js'], budget: 22_150 },
 };
 
-/** The files a bundle loads later, pinned by it: `dist/billing-pay-*.json` (a language's texts). */
+/** The files a bundle loads later, pinned by it: a language's texts (`billing-pay-*.json`), the late modules. */
 function laterFiles(): string[] {
   const dist = new URL('../dist/', import.meta.url);
   return readdirSync(dist)
-    .filter((name) => /^billing-pay-[\w-]+\.json$/.test(name))
+    .filter((name) => /^billing-pay-[\w-]+\.(json|js)$/.test(name) && name !== 'billing-pay-account.js')
     .map((name) => `dist/${name}`);
 }
 export const kB = (n: number) => `${(n / 1000).toFixed(2)} kB`;

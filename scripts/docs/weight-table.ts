@@ -4,7 +4,7 @@ import { table } from './markdown.js';
 
 const WHAT: Record<string, string> = {
   'dist/billing-pay.js': '`<billing-pay>`, the first screen',
-  'dist/billing-pay.js and all it may load': 'with the files it loads later: the Russian texts',
+  'dist/billing-pay.js and all it may load': 'with the files it loads later: the Russian texts, the late modules',
   'dist/billing-pay-account.js': 'both elements',
 };
 

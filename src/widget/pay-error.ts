@@ -6,7 +6,7 @@ import type { ErrorCode } from '../eps/errors.js';
 import { fill } from './i18n.js';
 
 /** The widget's own failure codes, beside the relay's `ErrorCode`s. */
-export const WIDGET_ERROR_CODES = ['network_error', 'timeout', 'bad_answer', 'unsafe_redirect'] as const;
+export const WIDGET_ERROR_CODES = ['network_error', 'timeout', 'bad_answer', 'unsafe_redirect', 'load_failed'] as const;
 export type WidgetErrorCode = (typeof WIDGET_ERROR_CODES)[number];
 
 /**

@@ -9,7 +9,9 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { PaymentRequest } from '../eps/request.js';
 import { PayError, toPayError } from './pay-error.js';
-import { isSafeRedirect, newIdempotencyKey, postPayment, type SentPayment } from './relay-client.js';
+import { loadLate } from './late/load.js';
+import type { SentPayment } from './late/pay.late.js';
+import { newIdempotencyKey } from './relay-client.js';
 
 /** Where a submit is: an invalid form or a failed request ends in `error`; a cancelled one goes back to `idle`. */
 export type SubmitState = 'idle' | 'validating' | 'sending' | 'redirecting' | 'error';
@@ -37,6 +39,10 @@ export class PaymentSender implements ReactiveController {
     const key = this.unanswered?.json === json ? this.unanswered.key : newIdempotencyKey();
     this.unanswered = undefined;
     try {
+      // Loaded after the first screen; a bundle that cannot have its pinned payment path fails here, sending nothing.
+      const { isSafeRedirect, postPayment } = await loadLate('pay').catch((error: unknown) => {
+        throw new PayError('network', 'load_failed', 'The payment path could not be loaded.', { cause: error });
+      });
       const sent = await postPayment(relay, json, key, controller.signal);
       if (!isSafeRedirect(sent.url))
         throw new PayError('relay', 'unsafe_redirect', 'The payment page address is not https.', { cause: sent.url });

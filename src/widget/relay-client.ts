@@ -1,20 +1,20 @@
 /**
- * Talking to the relay: `GET {relay}/config` and `POST {relay}/payments`. Every failure becomes a `PayError` of one
- * small closed set of types, keeping its cause.
+ * Talking to the relay: `GET {relay}/config`, and what every request shares (`POST {relay}/payments` is in
+ * late/pay.late.ts, loaded after the first screen). Every failure becomes a `PayError` of one small closed set of
+ * types, keeping its cause.
  */
 import { isAutopayLeadDays } from '../eps/autopay.js';
 import { isBillingCode, type ErrorCode } from '../eps/errors.js';
 import { isRecord } from '../eps/is-record.js';
-import type { ErrorAnswer, OfferedSystem, PaymentAnswer, PaymentOptions } from '../eps/relay-api.js';
+import type { ErrorAnswer, OfferedSystem, PaymentOptions } from '../eps/relay-api.js';
 import { SYSTEM_IDS } from '../eps/systems.js';
-import { isPaymentPage } from '../eps/url.js';
 import { PayError, type PayErrorType } from './pay-error.js';
 
 /** How long one request may take before it counts as a network failure. */
 export const REQUEST_TIMEOUT_MS = 30_000;
 /** A network failure of one attempt is retried this many times, with the same idempotency key. */
 export const NETWORK_RETRIES = 1;
-const RETRY_DELAY_MS = 400;
+export const RETRY_DELAY_MS = 400;
 
 /** `{relay}/{path}`, the relay being absolute or relative to the page. */
 export function relayUrl(relay: string, path: string): string {
@@ -65,49 +65,6 @@ function parseConfig(body: unknown): PaymentOptions | undefined {
   }
   const lookups = body.lookups.filter((n): n is number => Number.isInteger(n));
   return { systems, lookups, maxAmount: body.maxAmount, autopayLeadDays: days };
-}
-
-/** The relay's 201 as the widget uses it: the payment page, and the billing's payment id (`''` when it gave none). */
-export interface SentPayment {
-  url: string;
-  paymentId: string;
-}
-
-/**
- * Sends one attempt of a payment (`json`: the `PaymentRequest` as the caller serialized it, once) and answers the
- * payment page's address with the payment's id. The same `idempotencyKey` is used for the retry of a network failure, so the relay never
- * creates the payment twice.
- */
-export async function postPayment(
-  relay: string,
-  json: string,
-  idempotencyKey: string,
-  signal: AbortSignal,
-): Promise<SentPayment> {
-  const init = {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey, Accept: 'application/json' },
-    body: json,
-    signal,
-  };
-  let answer: Response;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      answer = await request(relayUrl(relay, 'payments'), init);
-      break;
-    } catch (error) {
-      if (attempt >= NETWORK_RETRIES || !(error instanceof PayError) || error.code !== 'network_error') throw error;
-      await sleep(RETRY_DELAY_MS, signal);
-    }
-  }
-  // A 201 without a page (`PaymentAnswer`) is a bad answer: the payment exists, but there is nowhere to send the client.
-  return readAnswer(answer, (result) => {
-    const { redirect_url: url, payment } = (isRecord(result) ? result : {}) as Partial<
-      Record<keyof PaymentAnswer, unknown>
-    >;
-    const id = isRecord(payment) ? payment.payment_id : undefined;
-    return typeof url === 'string' && url ? { url, paymentId: id === undefined ? '' : String(id) } : undefined;
-  });
 }
 
 /** `fetch` with a time limit; a failure to get any answer is a `network` error, an abort is rethrown as it is. */
@@ -190,15 +147,6 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done, { once: true });
   });
-}
-
-/**
- * Whether the widget may send the client to `url`: the model's one payment-page rule (`isPaymentPage`, which the
- * relay applies too), judged from `page`, the address of the page the element is in (read when called, never at
- * import): `http:` is followed only to this machine and only from a page on this machine over `http:`.
- */
-export function isSafeRedirect(url: string, page: string = location.href): boolean {
-  return isPaymentPage(url, page);
 }
 
 /**

@@ -4,6 +4,8 @@
  * error where the form would be — never a form half in one language, half in none.
  */
 import { expect, waitUntil } from '@open-wc/testing';
+import type { BillingPay } from '../../src/widget/billing-pay.js';
+import { click, e2e, pay, status, type } from './helpers.js';
 
 async function openEmbed(query: Record<string, string>) {
   const frame = document.createElement('iframe');
@@ -11,7 +13,7 @@ async function openEmbed(query: Record<string, string>) {
   frame.src = `/__e2e/page/embed?${new URLSearchParams(query)}`;
   document.body.append(frame);
   await loaded;
-  const widget = () => frame.contentDocument!.querySelector('billing-pay')!;
+  const widget = () => frame.contentDocument!.querySelector('billing-pay') as BillingPay;
   await waitUntil(
     () => ['ready', 'failed'].includes(widget().getAttribute('state') ?? ''),
     'the widget did not settle',
@@ -46,5 +48,38 @@ describe('the files a bundle loads later are pinned', () => {
     expect(widget.getAttribute('state')).to.equal('ready');
     const names = frame.contentWindow!.performance.getEntriesByType('resource').map((e) => e.name);
     expect(names.filter((name) => name.endsWith('.json'))).to.deep.equal([]);
+  });
+
+  it('an altered payment path is refused when Pay is pressed: the payer is told, and nothing is sent', async function () {
+    this.timeout(20_000);
+    const billed = async () => (await e2e<unknown[]>('payments')).length;
+    const before = await billed();
+    const { widget } = await openEmbed({ lang: 'en', files: 'tampered' });
+    // Should the altered file run, the frame stays here for the test to see it.
+    widget.addEventListener('billing-pay-redirect', (e) => e.preventDefault());
+    await click(widget, 'System A');
+    await type(widget, 'Amount', '10');
+    await type(widget, 'Agreement number', 'AG-1001');
+    await pay(widget);
+    const refused = 'Part of the payment form could not be loaded, so nothing was sent. Reload the page and try again.';
+    await waitUntil(() => status(widget) === refused, `the payer was not told; status: ${status(widget)}`, {
+      timeout: 8_000,
+    });
+    expect(await billed(), 'nothing reached the billing').to.equal(before);
+  });
+
+  it('the payment path from the relay is taken: Pay pays', async function () {
+    this.timeout(20_000);
+    const { widget } = await openEmbed({ lang: 'en' });
+    const redirect = new Promise<CustomEvent>((resolve) =>
+      widget.addEventListener('billing-pay-redirect', (e) => resolve(e as CustomEvent), { once: true }),
+    );
+    // The payment page is not opened: the test's frame stays where it is.
+    widget.addEventListener('billing-pay-redirect', (e) => e.preventDefault(), { once: true });
+    await click(widget, 'System A');
+    await type(widget, 'Amount', '10');
+    await type(widget, 'Agreement number', 'AG-1001');
+    await pay(widget);
+    expect((await redirect).detail.url).to.match(/\/pay\//);
   });
 });

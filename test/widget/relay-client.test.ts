@@ -1,7 +1,8 @@
 import { expect } from '@open-wc/testing';
 import sinon from 'sinon';
 import { PayError } from '../../src/widget/pay-error.js';
-import { isSafeRedirect, newIdempotencyKey, postPayment, relayUrl } from '../../src/widget/relay-client.js';
+import { isSafeRedirect, postPayment } from '../../src/widget/late/pay.late.js';
+import { newIdempotencyKey, relayUrl } from '../../src/widget/relay-client.js';
 
 describe('relay client', () => {
   it('opens only https, or http on this machine, and never an address with credentials', () => {

@@ -4,6 +4,7 @@
  * and fetches it with `integrity`, so the text files are pinned like the bundle; a file that fails its check is an
  * error, never shown. From the sources (tests, a bundler of the page's own) the module is imported instead.
  */
+import { PayError } from '../pay-error.js';
 import { EN, METHODS_EN } from './en.js';
 import type { Lang, PaymentMethodsTexts, Texts } from './types.js';
 
@@ -34,7 +35,7 @@ export function loadCatalog(lang: Lang): Promise<Catalog> {
       (catalog) => (catalogs[lang] = catalog),
       (error: unknown) => {
         loading.delete(lang);
-        throw error;
+        throw new PayError('network', 'load_failed', `The ${lang} texts could not be loaded.`, { cause: error });
       },
     );
     loading.set(lang, pending);

@@ -80,6 +80,7 @@ export const EN: Texts = {
     timeout: LATE_EN,
     network_error: 'The payment service could not be reached. Check the connection and try again.',
     unsafe_redirect: 'The payment page address is not safe, so it was not opened.',
+    load_failed: 'Part of the payment form could not be loaded, so nothing was sent. Reload the page and try again.',
   },
   missing: {
     login: 'No client with this login.',

@@ -1,0 +1,124 @@
+/**
+ * `npm run build`, first step: the late modules (src/widget/late/*.late.ts), each one file `dist/billing-pay-NAME.js`
+ * that a page bundle loads after its first screen (src/widget/late/load.ts). What a late module imports that the page
+ * bundle already carries (Lit, the texts, the relay client…) is not built into it: it is taken from the page's registry,
+ * where the bundle lends it. So the bundle is built in memory first, to learn its modules; then each late module, with
+ * those left out; then `dist/late/late.json` names each late file, its integrity and the modules it borrows, from which
+ * the page bundles' build (vite.config.ts) writes the pins and the loan.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { build, type Rollup } from 'vite';
+import { hashedName, integrityOf } from '../src/relay/widget-assets.js';
+import { LATE_SOURCES } from '../src/widget/late/modules.js';
+import { builtFile, LATE_MANIFEST, type LateManifest } from '../vite.config.js';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const REGISTRY = 'globalThis[Symbol.for("billing-pay")]';
+
+const outputOf = (result: Awaited<ReturnType<typeof build>>) =>
+  (Array.isArray(result) ? result[0]! : (result as Rollup.RollupOutput)).output;
+
+/** The modules of the page bundle (`src/widget/billing-pay.ts`), by absolute id. */
+async function bundleModules(): Promise<Set<string>> {
+  const output = outputOf(
+    await build({ configFile: resolve(ROOT, 'vite.config.ts'), logLevel: 'silent', build: { write: false } }),
+  );
+  const chunk = output.find((o): o is Rollup.OutputChunk => o.type === 'chunk' && o.isEntry)!;
+  return new Set(chunk.moduleIds);
+}
+
+/** One late module: its code, and the page bundle's modules it imports (their keys: paths from the root). */
+async function buildLate(
+  name: string,
+  bundle: Set<string>,
+): Promise<{ code: string; shared: Record<string, string[]> }> {
+  const config = builtFile();
+  const keyOf = (id: string) => relative(ROOT, id).split('\\').join('/');
+  // The bundle's modules the output takes from the registry (asked for each import left out, as it is written).
+  const shared = new Set<string>();
+  const names = new Map<string, Set<string>>();
+  const borrow = (id: string) => {
+    shared.add(keyOf(id));
+    return `${REGISTRY}.shared[${JSON.stringify(keyOf(id))}]`;
+  };
+  const output = outputOf(
+    await build({
+      ...config,
+      configFile: false,
+      logLevel: 'warn',
+      plugins: [
+        ...(config.plugins ?? []),
+        {
+          name: 'billing-pay:borrow-from-bundle',
+          enforce: 'pre',
+          async resolveId(source, importer, options) {
+            if (!importer) return null;
+            const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+            return resolved && bundle.has(resolved.id) ? { id: resolved.id, external: true } : null;
+          },
+          // The names each late source imports from a module of the bundle: the bundle lends those alone.
+          async transform(code, id) {
+            for (const { from, names: imported } of importsOf(code, id)) {
+              const resolved = await this.resolve(from, id);
+              if (!resolved || !bundle.has(resolved.id)) continue;
+              const key = keyOf(resolved.id);
+              names.set(key, new Set([...(names.get(key) ?? []), ...imported]));
+            }
+            return null;
+          },
+        },
+      ],
+      build: {
+        ...config.build,
+        write: false,
+        lib: { entry: resolve(ROOT, `src/widget/late/${name}.late.ts`), formats: ['iife'], name: 'late' },
+        rolldownOptions: {
+          output: {
+            ...config.build!.rolldownOptions!.output,
+            globals: borrow,
+            footer: `${REGISTRY}.modules[${JSON.stringify(name)}]=late;`,
+          },
+        },
+      },
+    }),
+  );
+  const chunk = output.find((o): o is Rollup.OutputChunk => o.type === 'chunk')!;
+  return {
+    code: chunk.code,
+    shared: Object.fromEntries([...shared].sort().map((key) => [key, [...(names.get(key) ?? [])].sort()])),
+  };
+}
+
+/** The value imports of a TypeScript source: from where, which names (`import type` and type-only names left out). */
+function importsOf(code: string, id: string): { from: string; names: string[] }[] {
+  const file = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, false);
+  return file.statements.flatMap((statement) => {
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) return [];
+    const clause = statement.importClause;
+    if (!clause || clause.isTypeOnly) return [];
+    const bindings = clause.namedBindings;
+    if (clause.name || (bindings && ts.isNamespaceImport(bindings)))
+      throw new Error(`${id}: a late module imports names, not a default or a namespace (${statement.getText(file)})`);
+    const names = bindings
+      ? bindings.elements.filter((e) => !e.isTypeOnly).map((e) => (e.propertyName ?? e.name).text)
+      : [];
+    return names.length ? [{ from: statement.moduleSpecifier.text, names }] : [];
+  });
+}
+
+rmSync(resolve(ROOT, 'dist'), { recursive: true, force: true });
+const bundle = await bundleModules();
+const manifest: LateManifest = {};
+mkdirSync(resolve(ROOT, 'dist/late'), { recursive: true });
+for (const name of Object.keys(LATE_SOURCES)) {
+  const { code, shared } = await buildLate(name, bundle);
+  const file = `billing-pay-${name}.js`;
+  const bytes = Buffer.from(code);
+  writeFileSync(resolve(ROOT, 'dist', file), bytes);
+  manifest[name] = { file: hashedName(file, bytes), integrity: integrityOf(bytes), shared };
+  console.log(`dist/${file}: ${bytes.length} B; borrows ${Object.keys(shared).length} modules of the bundle`);
+}
+writeFileSync(resolve(ROOT, LATE_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
