@@ -258,6 +258,7 @@ export class BillingPay extends BillingElement {
     const first = this.readiness.set('ready');
     await this.updateComplete;
     if (!first) return;
+    this.sender.prefetch();
     const { systems, kinds } = this.view();
     emit(this, 'billing-pay-ready', {
       systems: systems.map((s) => s.id),

@@ -29,6 +29,11 @@ export class PaymentSender implements ReactiveController {
     this.abort?.abort();
   }
 
+  /** Starts loading the payment path once the form is ready, so that Pay rarely waits for it (a failure shows at Pay). */
+  prefetch(): void {
+    loadLate('pay').catch(() => {});
+  }
+
   /**
    * The verified payment page and the payment's id, or `null` when the element was removed meanwhile; a failure throws
    * a `PayError`.
