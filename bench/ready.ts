@@ -80,10 +80,12 @@ export async function startReadyPages(relay: () => string): Promise<{ origin: st
     if (!head) return undefined;
     // The ready time is noted by a script after the element (it runs before any module script), not in <head>.
     return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Shop</title>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Shop</title>
 ${head}
 </head><body>
+<h1>Shop</h1>
 ${body}
+<footer><p>Shop Ltd · Terms · Delivery · Contacts</p></footer>
 <script>addEventListener('${readyEvent}', () => { window.benchReady = performance.now(); }, { once: true });</script>
 </body></html>`;
   };

@@ -4,6 +4,7 @@
  * and writes it to `bench/results.md`. `BENCH_QUICK=1` shortens every step (for working on the bench itself);
  * `BENCH_ONLY=ready` runs section 6 alone (time to ready on Slow 4G) and puts it in place in `bench/results.md`.
  */
+import type { Browser } from 'puppeteer-core';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -14,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { SANDBOX_DEFAULTS } from '../src/sandbox/config.js';
 import { fire, measure, type LoadResult, type Target } from './http-load.js';
 import { startChild, stopAll, type Child } from './processes.js';
+import { lighthouseRun, lighthouseSection, type LighthouseResult } from './lighthouse.js';
 import { readySection, startReadyPages, timeToReady } from './ready.js';
 import { int, machine, mb, ms, percent, replaceSection, table } from './report.js';
 import {
@@ -50,6 +52,8 @@ const PLAN = {
   pageLoads: QUICK ? 4 : 20,
   /** Fresh loads of each page on the emulated Slow 4G (section 6). */
   readyLoads: QUICK ? 3 : 15,
+  /** Lighthouse's mobile runs of the docs' embed (section 7). */
+  lighthouseRuns: QUICK ? 1 : 3,
 };
 /** What issue 17 asks of the relay: at least this share of the bare proxy's requests/s at 50 connections. */
 const TARGET_AT_50 = 0.8;
@@ -272,6 +276,7 @@ async function main(): Promise<void> {
   const browser = await launchChromium();
   let renders: number[][];
   let ready: Awaited<ReturnType<typeof timeToReady>>;
+  let lighthouse: LighthouseResult[];
   try {
     renders = await timeFirstRender(
       browser,
@@ -280,6 +285,7 @@ async function main(): Promise<void> {
     );
     log(`time to ready: ${PLAN.readyLoads} fresh loads of each page on Slow 4G`);
     ready = await timeToReady(browser, readyPages.origin, relay.url, PLAN.readyLoads);
+    lighthouse = await lighthouseRuns(browser, readyPages.origin);
   } finally {
     await browser.close();
   }
@@ -304,6 +310,8 @@ async function main(): Promise<void> {
     memorySection(memory),
     '',
     readySection(ready),
+    '',
+    lighthouseSection(lighthouse),
     '',
   ].join('\n');
   await writeFile(RESULTS, report);
@@ -335,7 +343,15 @@ function relayEnvOf(baseUrl: string, origins: string[]) {
   });
 }
 
-/** `BENCH_ONLY=ready`: section 6 alone, against one relay and the sandbox, put in place in `bench/results.md`. */
+/** Lighthouse's mobile runs of the docs' embed on the ready pages' server. */
+async function lighthouseRuns(browser: Browser, origin: string): Promise<LighthouseResult[]> {
+  log(`lighthouse: ${PLAN.lighthouseRuns} mobile runs of the docs' embed`);
+  const results: LighthouseResult[] = [];
+  for (let i = 0; i < PLAN.lighthouseRuns; i += 1) results.push(await lighthouseRun(browser, `${origin}/embed.html`));
+  return results;
+}
+
+/** `BENCH_ONLY=ready`: sections 6 and 7 alone, against one relay and the sandbox, put in place in `bench/results.md`. */
 async function readyOnly(): Promise<void> {
   const started = performance.now();
   const loadBefore = os.loadavg()[0]!;
@@ -349,8 +365,10 @@ async function readyOnly(): Promise<void> {
   log(`time to ready: ${PLAN.readyLoads} fresh loads of each page on Slow 4G`);
   const browser = await launchChromium();
   let ready: Awaited<ReturnType<typeof timeToReady>>;
+  let lighthouse: LighthouseResult[];
   try {
     ready = await timeToReady(browser, pages.origin, relay.url, PLAN.readyLoads);
+    lighthouse = await lighthouseRuns(browser, pages.origin);
   } finally {
     await browser.close();
     await pages.close();
@@ -363,9 +381,10 @@ async function readyOnly(): Promise<void> {
       `load average ${loadBefore.toFixed(1)} before, ${os.loadavg()[0]!.toFixed(1)} at the end.`,
   );
   const before = await readFile(RESULTS, 'utf8').catch(() => '# billing-pay benchmark results\n');
-  await writeFile(RESULTS, replaceSection(before, section));
-  console.log(section);
-  log(`section 6 put in place in ${RESULTS}`);
+  const scores = lighthouseSection(lighthouse);
+  await writeFile(RESULTS, replaceSection(replaceSection(before, section), scores));
+  console.log(`${section}\n\n${scores}`);
+  log(`sections 6 and 7 put in place in ${RESULTS}`);
 }
 
 interface Row {
