@@ -61,7 +61,7 @@ export async function lighthouseRun(browser: Browser, url: string): Promise<Ligh
     lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? NaN,
     failed: CATEGORIES.filter((c) => c !== 'performance').flatMap((c) =>
       (lhr.categories[c]?.auditRefs ?? [])
-        .filter((ref) => ref.weight > 0 && lhr.audits[ref.id]?.score !== null && lhr.audits[ref.id]!.score < 1)
+        .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
         .map((ref) => ref.id),
     ),
   };
