@@ -316,7 +316,7 @@ describe('the Sentinel variables', () => {
     return [];
   };
 
-  it('REDIS_SENTINELS: host:port, comma or space separated; the name mymaster unless set; WAIT off unless set', () => {
+  it('REDIS_SENTINELS: host:port, comma or space separated; the name mymaster unless set; WAIT 1 unless set', () => {
     const loaded = config({
       REDIS_SENTINELS: '10.0.0.5:26379, sentinel-b:26380 [::1]:26381',
       REDIS_PASSWORD: 'pw-data',
@@ -328,24 +328,33 @@ describe('the Sentinel variables', () => {
         { host: '::1', port: 26381 },
       ],
       name: 'mymaster',
+      tls: false,
     });
     assert.equal(loaded.redisPassword, 'pw-data');
-    assert.equal(loaded.redisWaitReplicas, 0);
+    assert.equal(loaded.redisWaitReplicas, 1, 'a failover is expected: a replica acknowledges each claim');
+    assert.equal(config({ REDIS_SENTINELS: '127.0.0.1:26379', REDIS_WAIT_REPLICAS: '0' }).redisWaitReplicas, 0);
+    assert.equal(
+      config({ REDIS_URL: 'redis://127.0.0.1:6379' }).redisWaitReplicas,
+      0,
+      'one Redis: nothing to wait for',
+    );
     assert.equal(loaded.redisUrl, undefined);
     const named = config({
       REDIS_SENTINELS: '127.0.0.1:26379',
       REDIS_SENTINEL_NAME: 'payments',
       REDIS_SENTINEL_USERNAME: 'watcher',
       REDIS_SENTINEL_PASSWORD: 'pw-sentinel',
-      REDIS_WAIT_REPLICAS: '1',
+      REDIS_SENTINEL_TLS: 'true',
+      REDIS_WAIT_REPLICAS: '2',
     });
     assert.deepEqual(named.redisSentinel, {
       nodes: [{ host: '127.0.0.1', port: 26379 }],
       name: 'payments',
       username: 'watcher',
       password: 'pw-sentinel',
+      tls: true,
     });
-    assert.equal(named.redisWaitReplicas, 1);
+    assert.equal(named.redisWaitReplicas, 2);
     assert.equal(config({}).redisSentinel, undefined);
   });
 
@@ -362,6 +371,9 @@ describe('the Sentinel variables', () => {
       'REDIS_PASSWORD is set without REDIS_URL or REDIS_SENTINELS',
       'REDIS_WAIT_REPLICAS is set without REDIS_URL or REDIS_SENTINELS',
       'REDIS_SENTINEL_PASSWORD is set without REDIS_SENTINELS',
+    ]);
+    assert.deepEqual(problems({ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_SENTINEL_TLS: 'true' }), [
+      'REDIS_SENTINEL_TLS is set without REDIS_SENTINELS (with REDIS_URL: a rediss:// URL)',
     ]);
   });
 });
