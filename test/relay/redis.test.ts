@@ -241,6 +241,40 @@ describe('relay: a Redis that may forget a key', () => {
   });
 });
 
+describe('relay: a managed Redis that hides CONFIG', () => {
+  const keyed = async (url: string) => {
+    const stack = await startStack({ env: { REDIS_URL: url } });
+    try {
+      const res = await stack.post(paymentA(), { 'idempotency-key': randomUUID() });
+      return { status: res.status, ready: (await readyz(stack.relay.url)).status, log: stack.logLines.join('') };
+    } finally {
+      await stack.close();
+    }
+  };
+
+  it('the policy is read from INFO memory: volatile-lru is refused all the same', async () => {
+    const hidden = await startRedisServer(['--rename-command', 'CONFIG', '', '--maxmemory-policy', 'volatile-lru']);
+    try {
+      const { status, ready, log } = await keyed(hidden.url);
+      assert.deepEqual({ status, ready }, { status: 503, ready: 503 });
+      assert.match(log, /maxmemory-policy is volatile-lru/);
+    } finally {
+      await hidden.stop();
+    }
+  });
+
+  it('neither CONFIG nor INFO readable: a warning is logged, and keyed payments are served', async () => {
+    const hidden = await startRedisServer(['--rename-command', 'CONFIG', '', '--rename-command', 'INFO', '']);
+    try {
+      const { status, ready, log } = await keyed(hidden.url);
+      assert.deepEqual({ status, ready }, { status: 201, ready: 200 });
+      assert.match(log, /maxmemory-policy cannot be read/);
+    } finally {
+      await hidden.stop();
+    }
+  });
+});
+
 describe('relay: /readyz tells whether Redis serves now', () => {
   it('503 within the store’s deadline while Redis is frozen (SIGSTOP) or unreachable; 200 again by itself', async () => {
     const own = await startRedisServer();
