@@ -276,15 +276,16 @@ describe('relay: a managed Redis that hides CONFIG', () => {
 });
 
 describe('relay: /readyz tells whether Redis serves now', () => {
-  it('503 within the store’s deadline while Redis is frozen (SIGSTOP) or unreachable; 200 again by itself', async () => {
+  it('503 within the store’s deadline while Redis is frozen (SIGSTOP) or unreachable; 200 again by itself', async (t) => {
     const own = await startRedisServer();
     const proxy = await tcpProxy(own.url);
     const stack = await startStack({ env: { REDIS_URL: `redis://127.0.0.1:${proxy.port}` } });
     try {
       assert.equal((await readyz(stack.relay.url)).status, 200);
       own.freeze();
+      let frozen: { status: number; ms: number };
       try {
-        const frozen = await readyz(stack.relay.url);
+        frozen = await readyz(stack.relay.url);
         assert.equal(frozen.status, 503, 'frozen');
         assert.ok(frozen.ms < 1_500, `answered in ${Math.round(frozen.ms)} ms`);
       } finally {
@@ -298,6 +299,7 @@ describe('relay: /readyz tells whether Redis serves now', () => {
       assert.ok(away.ms < 1_500, `answered in ${Math.round(away.ms)} ms`);
       await proxy.open();
       await readyAgain(stack.relay.url, 10_000);
+      t.diagnostic(`/readyz 503 in ${Math.round(frozen.ms)} ms frozen, ${Math.round(away.ms)} ms unreachable`);
     } finally {
       await stack.close();
       await proxy.close();
