@@ -88,11 +88,11 @@ export const ERRORS = {
   },
   store_unavailable: {
     status: [503],
-    when: 'a payment with an `Idempotency-Key` while its store fails (Redis cannot be reached or does not answer within 500 ms, the SQLite file cannot be written), or a rate limiter in memory at its maximum (`RATE_LIMIT_MAX_KEYS`) (`Retry-After`); nothing is sent to the billing',
+    when: 'a payment with an `Idempotency-Key` while its store fails (Redis cannot be reached, does not answer within 500 ms, refuses writes or may evict keys — its `maxmemory-policy` is not `noeviction` —, the SQLite file cannot be written), or a rate limiter in memory at its maximum (`RATE_LIMIT_MAX_KEYS`) (`Retry-After`); nothing is sent to the billing',
   },
   not_ready: {
     status: [503],
-    when: '`GET /readyz` when the billing does not answer or refuses the relay',
+    when: '`GET /readyz` when Redis does not answer within 500 ms, refuses writes or may evict keys, or the billing does not answer or refuses the relay',
   },
   billing_timeout: {
     status: [504],

@@ -24,7 +24,7 @@ import { widgetAssetRoutes } from './routes/widget-assets.js';
 export interface RelayDeps
   extends
     Pick<RouteDeps, 'config' | 'billing' | 'logger' | 'idempotencyStore'>,
-    Partial<Pick<RouteDeps, 'widgetAssets'>> {
+    Partial<Pick<RouteDeps, 'widgetAssets' | 'redisGuard'>> {
   metrics?: Metrics;
   limiters?: Record<LimiterName, RateLimiterAbstract>;
   /** The address of the peer on the socket (runtime-specific; server.ts gives Node's). */

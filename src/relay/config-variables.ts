@@ -338,10 +338,10 @@ export const VARIABLES = {
   REDIS_URL: variable({
     group: 'stores',
     secret: true,
-    must: 'be a redis:// or rediss:// URL',
+    must: 'be a redis:// or rediss:// URL (a user name or password in it percent-encoded: %25 for %)',
     description:
       '`redis://host:6379`: idempotency keys, rate-limit counters and the billing token live in Redis, shared by every instance; unset: keys in `STORE_FILE`, limits in memory (one instance)',
-    parse: (t) => (/^rediss?:\/\//.test(t) ? t : INVALID),
+    parse: (t) => (isRedisUrl(t) ? t : INVALID),
   }),
   REDIS_SENTINELS: variable({
     group: 'stores',
@@ -388,12 +388,27 @@ export const VARIABLES = {
       'with `REDIS_SENTINELS`: the sentinels’ own password (`requirepass` in sentinel.conf), if they ask for one',
     parse: text,
   }),
+  REDIS_SENTINEL_TLS: variable({
+    group: 'stores',
+    default: 'false',
+    must: 'be true or false',
+    description:
+      'with `REDIS_SENTINELS`: `true` connects to the sentinels and to the data nodes over TLS (certificates checked against Node’s trusted authorities; a private one through `NODE_EXTRA_CA_CERTS`)',
+    parse: flag,
+  }),
+  REDIS_KEY_PREFIX: variable({
+    group: 'stores',
+    default: 'billing-pay:',
+    must: 'be printable ASCII without spaces, at most 64 characters, such as billing-pay:',
+    description:
+      'with Redis: the start of the name of every key the relay writes (idempotency keys, rate-limit counters, the billing token, the readiness probe): another application, or another relay fleet, on the same Redis takes another prefix',
+    parse: (t) => (/^[\x21-\x7e]{1,64}$/.test(t) ? t : INVALID),
+  }),
   REDIS_WAIT_REPLICAS: variable({
     group: 'stores',
-    default: '0',
     must: 'be a number of replicas (0: none)',
     description:
-      'with Redis: each idempotency claim and each answer is followed by `WAIT` for this many replicas (300 ms at most); a claim they do not acknowledge is let go and its payment refused (503 `store_unavailable`, nothing sent), an answer they do not acknowledge is stored again. `0`: replication stays asynchronous (see "Redis with Sentinel" in docs/operating.md)',
+      'with Redis: a fresh idempotency claim and each answer are followed by `WAIT` for this many replicas (300 ms at most); a claim they do not acknowledge is let go and its payment refused (503 `store_unavailable`, nothing sent), an answer they do not acknowledge is stored again. A replay of an answered key never waits. Unset: `1` with `REDIS_SENTINELS`, `0` with `REDIS_URL`; `0`: replication stays asynchronous, and a failover may lose keys (see "Redis with Sentinel" in docs/operating.md)',
     parse: integer,
   }),
   TOKEN_SECRET: variable({
@@ -477,6 +492,19 @@ function hostPort(t: string): { host: string; port: number } | null {
   const match = /^(?:\[([0-9a-f:.]+)\]|([^\s:[\]]+)):(\d{1,5})$/i.exec(t);
   const port = Number(match?.[3]);
   return match && port >= 1 && port <= 65535 ? { host: (match[1] ?? match[2])!, port } : null;
+}
+
+/** A Redis URL node-redis can read: its user name and password decode (a stray `%` would throw inside node-redis). */
+function isRedisUrl(t: string): boolean {
+  if (!/^rediss?:\/\//.test(t) || !URL.canParse(t)) return false;
+  const url = new URL(t);
+  try {
+    decodeURIComponent(url.username);
+    decodeURIComponent(url.password);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isBillingBaseUrl(t: string): boolean {

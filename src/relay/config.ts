@@ -49,6 +49,8 @@ export interface RelayConfig {
    * (`WAIT`); 0: none asked for (replication is asynchronous).
    */
   redisWaitReplicas: number;
+  /** The start of every Redis key the relay writes (`REDIS_KEY_PREFIX`). */
+  redisKeyPrefix: string;
   /** The secret the fleet's billing token is sealed under in Redis; unset: one derived from the billing credentials. */
   tokenSecret?: string;
   /** The request header that carries the client's address, set by a proxy in front of the relay; none: the socket. */
@@ -94,6 +96,8 @@ export interface RedisSentinelConfig {
   /** The sentinels' own ACL user and password (`requirepass` in sentinel.conf), if they ask for one. */
   username?: string;
   password?: string;
+  /** The sentinels and the data nodes over TLS. */
+  tls: boolean;
 }
 
 export class ConfigError extends Error {
@@ -149,6 +153,8 @@ export function loadConfig(env: Env = process.env): RelayConfig {
   if (!redis && v.REDIS_WAIT_REPLICAS) problems.push('REDIS_WAIT_REPLICAS is set without REDIS_URL or REDIS_SENTINELS');
   for (const name of ['REDIS_SENTINEL_USERNAME', 'REDIS_SENTINEL_PASSWORD'] as const)
     if (!v.REDIS_SENTINELS && v[name]) problems.push(`${name} is set without REDIS_SENTINELS`);
+  if (!v.REDIS_SENTINELS && v.REDIS_SENTINEL_TLS)
+    problems.push('REDIS_SENTINEL_TLS is set without REDIS_SENTINELS (with REDIS_URL: a rediss:// URL)');
 
   if (problems.length) throw new ConfigError(problems);
   return {
@@ -175,11 +181,14 @@ export function loadConfig(env: Env = process.env): RelayConfig {
         name: v.REDIS_SENTINEL_NAME!,
         ...(v.REDIS_SENTINEL_USERNAME && { username: v.REDIS_SENTINEL_USERNAME }),
         ...(v.REDIS_SENTINEL_PASSWORD && { password: v.REDIS_SENTINEL_PASSWORD }),
+        tls: v.REDIS_SENTINEL_TLS === true,
       },
     }),
     ...(v.REDIS_USERNAME && { redisUsername: v.REDIS_USERNAME }),
     ...(v.REDIS_PASSWORD && { redisPassword: v.REDIS_PASSWORD }),
-    redisWaitReplicas: v.REDIS_WAIT_REPLICAS ?? 0,
+    // Under Sentinel a failover is expected: a claim only the dead primary held would let a retry pay again.
+    redisWaitReplicas: v.REDIS_WAIT_REPLICAS ?? (v.REDIS_SENTINELS ? 1 : 0),
+    redisKeyPrefix: v.REDIS_KEY_PREFIX!,
     ...(v.TOKEN_SECRET && { tokenSecret: v.TOKEN_SECRET }),
     ...(v.TRUST_PROXY && { trustProxy: v.TRUST_PROXY }),
     rateLimitIp: v.RATE_LIMIT_IP!,
@@ -209,5 +218,11 @@ export function loadConfig(env: Env = process.env): RelayConfig {
 /** The password a URL carries (`redis://user:pw@host`), as written and decoded. */
 function urlPassword(text: string): string[] {
   const password = URL.canParse(text) ? new URL(text).password : '';
-  return password ? [password, decodeURIComponent(password)] : [];
+  if (!password) return [];
+  try {
+    return [password, decodeURIComponent(password)];
+  } catch {
+    // Not a URL node-redis can read: refused by its parser, named in the ConfigError.
+    return [password];
+  }
 }

@@ -70,8 +70,9 @@ export function createLimiter(
   limit: RateLimit,
   redis?: RedisConnection,
   maxKeys = Number.POSITIVE_INFINITY,
+  prefix = 'billing-pay:',
 ): RateLimiterAbstract {
-  const options = { keyPrefix: `billing-pay:rl:${name}`, points: limit.points, duration: limit.seconds };
+  const options = { keyPrefix: `${prefix}rl:${name}`, points: limit.points, duration: limit.seconds };
   const memory = new BoundedMemoryLimiter(options, maxKeys);
   if (!redis) return memory;
   // Should Redis fail, or not answer within the deadline, each instance goes on limiting on its own rather than
@@ -88,7 +89,8 @@ export function createLimiters(
   config: LimitsConfig,
   redis?: RedisConnection,
 ): Record<LimiterName, RateLimiterAbstract> {
-  const limiter = (name: string, limit: RateLimit) => createLimiter(name, limit, redis, config.rateLimitMaxKeys);
+  const limiter = (name: string, limit: RateLimit) =>
+    createLimiter(name, limit, redis, config.rateLimitMaxKeys, config.redisKeyPrefix);
   return {
     ip: limiter('ip', config.rateLimitIp),
     agreement: limiter('agreement', config.rateLimitAgreement),
@@ -106,6 +108,8 @@ interface LimitsConfig {
   rateLimitSession: RateLimit;
   rateLimitSessionIp: RateLimit;
   rateLimitMaxKeys: number;
+  /** The start of the limiters' keys in Redis (`REDIS_KEY_PREFIX`). */
+  redisKeyPrefix?: string;
 }
 
 /** Consumes one point of `limiter` under the key `keyOf(c)` gives (no key: not limited). */

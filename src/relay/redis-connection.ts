@@ -10,8 +10,14 @@
  * late-claim path (the key is let go). Once a primary is elected the relay serves again by itself.
  */
 import type { Logger } from 'pino';
-import { createClient, createSentinel, type RedisClientType, type RedisSentinelType } from 'redis';
-import type { RelayConfig } from './config.js';
+import {
+  createClient,
+  createSentinel,
+  type RedisClientType,
+  type RedisSentinelOptions,
+  type RedisSentinelType,
+} from 'redis';
+import type { RedisSentinelConfig, RelayConfig } from './config.js';
 import { withDeadline } from './idempotency/store.js';
 import { REDIS_TIMEOUT_MS } from './rate-limit.js';
 
@@ -50,20 +56,7 @@ export async function connectRedis(settings: RedisSettings, logger: Logger): Pro
   }
   const sentinel = settings.redisSentinel;
   if (!sentinel) return undefined;
-  const connection: RedisSentinelType = createSentinel({
-    name: sentinel.name,
-    sentinelRootNodes: sentinel.nodes,
-    commandOptions: { timeout: REDIS_TIMEOUT_MS },
-    // The primary's clients: as the plain client (a command sent while it is away fails, and the sentinel connection
-    // asks the sentinels again). The sentinels' own clients: node-redis connects them afresh for each look-up.
-    nodeClientOptions: { ...credentials, disableOfflineQueue: true, socket },
-    passthroughClientErrorEvents: true,
-    sentinelClientOptions: {
-      ...(sentinel.username && { username: sentinel.username }),
-      ...(sentinel.password && { password: sentinel.password }),
-      socket: { connectTimeout: socket.connectTimeout },
-    },
-  });
+  const connection: RedisSentinelType = createSentinel(sentinelOptions(sentinel, credentials));
   // The errors of its clients (passed through), and a text for a sentinel that could not be asked; never options.
   connection.on('error', (error: unknown) =>
     logger.error({ err: error instanceof Error ? error.message : String(error) }, 'redis error'),
@@ -81,6 +74,30 @@ export async function connectRedis(settings: RedisSettings, logger: Logger): Pro
   });
   await firstConnection(connection, `REDIS_SENTINELS: no primary "${sentinel.name}" from the sentinels`);
   return connection;
+}
+
+/**
+ * node-redis's Sentinel options: the primary's clients as the plain client (a command sent while it is away fails, and
+ * the sentinel connection asks the sentinels again); the sentinels' own clients, connected afresh for each look-up.
+ * With `tls`, both over TLS: the sentinels name the nodes by address, so the certificates are checked by it.
+ */
+export function sentinelOptions(
+  sentinel: RedisSentinelConfig,
+  credentials: { username?: string; password?: string },
+): RedisSentinelOptions {
+  const tls = sentinel.tls ? ({ tls: true } as const) : {};
+  return {
+    name: sentinel.name,
+    sentinelRootNodes: sentinel.nodes,
+    commandOptions: { timeout: REDIS_TIMEOUT_MS },
+    nodeClientOptions: { ...credentials, disableOfflineQueue: true, socket: { ...socket, ...tls } },
+    passthroughClientErrorEvents: true,
+    sentinelClientOptions: {
+      ...(sentinel.username && { username: sentinel.username }),
+      ...(sentinel.password && { password: sentinel.password }),
+      socket: { connectTimeout: socket.connectTimeout, ...tls },
+    },
+  };
 }
 
 async function firstConnection(redis: RedisConnection, failure: string): Promise<void> {

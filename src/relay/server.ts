@@ -20,6 +20,7 @@ import { createLogger, logSecretsOf } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { createLimiters } from './rate-limit.js';
 import { closeRedis, connectRedis } from './redis-connection.js';
+import { RedisGuard } from './redis-guard.js';
 import { loadWidgetAssets, type WidgetAssets } from './widget-assets.js';
 
 export interface Relay {
@@ -37,8 +38,23 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
   const secrets = logSecretsOf(logger);
   for (const secret of config.secrets) secrets.add(secret);
   const redis = await connectRedis(config, logger);
+  const redisGuard = redis && new RedisGuard(redis, logger, config.redisKeyPrefix);
+  // Its verdict is logged; a Redis that may evict keys is refused by each claim (and readiness), not by the start.
+  await redisGuard?.refresh().catch((error: unknown) => logger.warn({ err: error }, 'redis maxmemory-policy not read'));
+  // The `WAIT`-ed writes on a connection of their own: a `WAIT` held up by replica lag holds up nothing else.
+  const waitConnection =
+    redis && config.redisWaitReplicas
+      ? await connectRedis(config, logger).catch(async (error: unknown) => {
+          await closeRedis(redis);
+          throw error;
+        })
+      : undefined;
   const idempotencyStore = redis
-    ? new RedisIdempotencyStore(redis, undefined, undefined, { waitReplicas: config.redisWaitReplicas })
+    ? new RedisIdempotencyStore(redis, config.redisKeyPrefix, undefined, {
+        waitReplicas: config.redisWaitReplicas,
+        ...(waitConnection && { waitConnection }),
+        admit: () => redisGuard!.admit(),
+      })
     : await openSqliteStore(config.storeFile);
   const billing = new BillingClient(config, { metrics, redis, secrets });
   // Read on first use and kept; not built (or built partly): logged, and read again at most every 10 s — not on every
@@ -56,6 +72,7 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
     logger,
     metrics,
     idempotencyStore,
+    ...(redisGuard && { redisGuard }),
     limiters: createLimiters(config, redis),
     socketAddress: (c) => getConnInfo(c).remote.address,
     widgetAssets,
@@ -94,6 +111,7 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
       clearInterval(sweep);
       await billing.close();
       await idempotencyStore.close();
+      if (waitConnection) await closeRedis(waitConnection);
       if (redis) await closeRedis(redis);
     },
   };

@@ -123,4 +123,28 @@ describe('relay configuration', () => {
     assert.equal(loadConfig({ ...good, MAX_AMOUNT: '9999999999999.99' }).maxAmountText, '9999999999999.99');
     assert.throws(() => loadConfig({ ...good, MAX_AMOUNT: '10000000000000.00' }), /MAX_AMOUNT/);
   });
+
+  it('REDIS_URL that node-redis could not read (a bad % escape in the password) is named, not a stack trace', () => {
+    for (const url of ['redis://:pa%ss@127.0.0.1:6379', 'redis://us%zzer:pw@127.0.0.1:6379', 'redis://[::1:6379']) {
+      assert.throws(
+        () => loadConfig({ ...good, REDIS_URL: url }),
+        (error: unknown) => {
+          assert.ok(error instanceof ConfigError, `${url}: ${String(error)}`);
+          assert.deepEqual(error.problems, [
+            'REDIS_URL must be a redis:// or rediss:// URL (a user name or password in it percent-encoded: %25 for %)',
+          ]);
+          assert.doesNotMatch(error.message, /pa%ss/, 'the message does not repeat the password');
+          return true;
+        },
+      );
+    }
+    assert.equal(loadConfig({ ...good, REDIS_URL: 'redis://:pa%25ss@127.0.0.1:6379' }).secrets.includes('pa%ss'), true);
+  });
+
+  it('REDIS_KEY_PREFIX: billing-pay: unless set; printable ASCII without spaces', () => {
+    assert.equal(loadConfig(good).redisKeyPrefix, 'billing-pay:');
+    assert.equal(loadConfig({ ...good, REDIS_KEY_PREFIX: 'shop-a:pay:' }).redisKeyPrefix, 'shop-a:pay:');
+    for (const bad of ['', 'has space', 'x'.repeat(65)])
+      assert.throws(() => loadConfig({ ...good, REDIS_KEY_PREFIX: bad }), /REDIS_KEY_PREFIX must/, bad);
+  });
 });

@@ -17,11 +17,15 @@ export interface RedisServer {
 const MISSING =
   'redis-server is not installed: the Redis tests start their own (apt-get install redis-server, or brew install redis).';
 
-export async function startRedisServer(): Promise<RedisServer> {
+/** `args`: more of redis-server's options, such as `['--maxmemory', '8mb']`. */
+export async function startRedisServer(args: string[] = []): Promise<RedisServer> {
   const port = await freePort();
   const child: ChildProcess = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+    [
+      ...['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+      ...args,
+    ],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
     },

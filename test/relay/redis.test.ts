@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { createClient } from 'redis';
 import { loadConfig } from '../../src/relay/config.js';
 import { createLogger } from '../../src/relay/logger.js';
 import { startRelay, type Relay } from '../../src/relay/server.js';
@@ -152,6 +153,188 @@ describe('relay: a Redis that goes away', () => {
     } finally {
       await redis.close();
       await stack.close();
+    }
+  });
+});
+
+/** `GET /readyz`'s status and how long it took. */
+async function readyz(url: string): Promise<{ status: number; ms: number }> {
+  const started = performance.now();
+  const res = await fetch(`${url}/readyz`);
+  await res.body?.cancel();
+  return { status: res.status, ms: performance.now() - started };
+}
+
+/** Asks `/readyz` until it answers 200, for at most `ms`. */
+async function readyAgain(url: string, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while ((await readyz(url)).status !== 200) {
+    if (Date.now() > until) assert.fail(`/readyz not 200 within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const errorCode = async (res: Response) => ((await res.json()) as { error: { code: string } }).error.code;
+
+describe('relay: a Redis that may forget a key', () => {
+  it('maxmemory-policy volatile-lru: keyed payments refused (503, nothing sent), /readyz 503, the fix logged; served once noeviction', async () => {
+    const evicting = await startRedisServer(['--maxmemory', '8mb', '--maxmemory-policy', 'volatile-lru']);
+    const stack = await startStack({ env: { REDIS_URL: evicting.url } });
+    const admin = createClient({ url: evicting.url });
+    try {
+      const before = epsCalls(stack).length;
+      const res = await stack.post(paymentA(), { 'idempotency-key': randomUUID() });
+      assert.equal(res.status, 503);
+      assert.equal(await errorCode(res), 'store_unavailable');
+      assert.equal(epsCalls(stack).length, before, 'nothing sent to the billing');
+      assert.equal((await readyz(stack.relay.url)).status, 503);
+      const logged = stack.logLines.filter((line) => line.includes('maxmemory-policy is volatile-lru'));
+      assert.ok(
+        logged.some((line) => line.includes('CONFIG SET maxmemory-policy noeviction')),
+        'a log line names the policy and the fix',
+      );
+      // Without a key, nothing to forget: served.
+      assert.equal((await stack.post(paymentA())).status, 201);
+
+      await admin.connect();
+      await admin.configSet('maxmemory-policy', 'noeviction');
+      assert.equal((await readyz(stack.relay.url)).status, 200, 'readiness reads the policy again');
+      assert.equal((await stack.post(paymentA(), { 'idempotency-key': randomUUID() })).status, 201);
+    } finally {
+      admin.destroy();
+      await stack.close();
+      await evicting.stop();
+    }
+  });
+
+  it('noeviction at maxmemory (Redis refuses writes): a fresh key is a 503 with nothing sent, /readyz 503; an answered key replays', async () => {
+    const full = await startRedisServer(['--maxmemory', '8mb', '--maxmemory-policy', 'noeviction']);
+    const stack = await startStack({ env: { REDIS_URL: full.url } });
+    const admin = createClient({ url: full.url });
+    try {
+      const answered = randomUUID();
+      assert.equal((await stack.post(paymentA(), { 'idempotency-key': answered })).status, 201);
+      await admin.connect();
+      // Past maxmemory: 5 MB held, then the limit lowered below it (filling up to the limit leaves a few bytes free).
+      const chunk = 'x'.repeat(256 * 1024);
+      for (let i = 0; i < 20; i += 1) await admin.set(`filler:${i}`, chunk);
+      await admin.configSet('maxmemory', '2mb');
+      await assert.rejects(admin.set('filler:more', 'x'), /OOM/, 'Redis refuses writes');
+      const before = epsCalls(stack).length;
+      const res = await stack.post(paymentA(), { 'idempotency-key': randomUUID() });
+      assert.equal(res.status, 503);
+      assert.equal(await errorCode(res), 'store_unavailable');
+      assert.equal(epsCalls(stack).length, before, 'the claim was refused: nothing sent to the billing');
+      assert.equal((await readyz(stack.relay.url)).status, 503, 'readiness tries a write');
+      const replay = await stack.post(paymentA(), { 'idempotency-key': answered });
+      assert.equal(replay.status, 201);
+      assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+      assert.equal(epsCalls(stack).length, before);
+
+      await admin.flushAll();
+      assert.equal((await readyz(stack.relay.url)).status, 200);
+    } finally {
+      admin.destroy();
+      await stack.close();
+      await full.stop();
+    }
+  });
+});
+
+describe('relay: a managed Redis that hides CONFIG', () => {
+  const keyed = async (url: string) => {
+    const stack = await startStack({ env: { REDIS_URL: url } });
+    try {
+      const res = await stack.post(paymentA(), { 'idempotency-key': randomUUID() });
+      return { status: res.status, ready: (await readyz(stack.relay.url)).status, log: stack.logLines.join('') };
+    } finally {
+      await stack.close();
+    }
+  };
+
+  it('the policy is read from INFO memory: volatile-lru is refused all the same', async () => {
+    const hidden = await startRedisServer(['--rename-command', 'CONFIG', '', '--maxmemory-policy', 'volatile-lru']);
+    try {
+      const { status, ready, log } = await keyed(hidden.url);
+      assert.deepEqual({ status, ready }, { status: 503, ready: 503 });
+      assert.match(log, /maxmemory-policy is volatile-lru/);
+    } finally {
+      await hidden.stop();
+    }
+  });
+
+  it('neither CONFIG nor INFO readable: a warning is logged, and keyed payments are served', async () => {
+    const hidden = await startRedisServer(['--rename-command', 'CONFIG', '', '--rename-command', 'INFO', '']);
+    try {
+      const { status, ready, log } = await keyed(hidden.url);
+      assert.deepEqual({ status, ready }, { status: 201, ready: 200 });
+      assert.match(log, /maxmemory-policy cannot be read/);
+    } finally {
+      await hidden.stop();
+    }
+  });
+});
+
+describe('relay: /readyz tells whether Redis serves now', () => {
+  it('503 within the store’s deadline while Redis is frozen (SIGSTOP) or unreachable; 200 again by itself', async (t) => {
+    const own = await startRedisServer();
+    const proxy = await tcpProxy(own.url);
+    const stack = await startStack({ env: { REDIS_URL: `redis://127.0.0.1:${proxy.port}` } });
+    try {
+      assert.equal((await readyz(stack.relay.url)).status, 200);
+      own.freeze();
+      let frozen: { status: number; ms: number };
+      try {
+        frozen = await readyz(stack.relay.url);
+        assert.equal(frozen.status, 503, 'frozen');
+        assert.ok(frozen.ms < 1_500, `answered in ${Math.round(frozen.ms)} ms`);
+      } finally {
+        own.thaw();
+      }
+      await readyAgain(stack.relay.url, 5_000);
+
+      await proxy.close();
+      const away = await readyz(stack.relay.url);
+      assert.equal(away.status, 503, 'unreachable');
+      assert.ok(away.ms < 1_500, `answered in ${Math.round(away.ms)} ms`);
+      await proxy.open();
+      await readyAgain(stack.relay.url, 10_000);
+      t.diagnostic(`/readyz 503 in ${Math.round(frozen.ms)} ms frozen, ${Math.round(away.ms)} ms unreachable`);
+    } finally {
+      await stack.close();
+      await proxy.close();
+      await own.stop();
+    }
+  });
+});
+
+describe('relay: REDIS_KEY_PREFIX', () => {
+  it('every key the relay writes starts with it', async () => {
+    const own = await startRedisServer();
+    const stack = await startStack({ env: { REDIS_URL: own.url, REDIS_KEY_PREFIX: 'shop-7:' } });
+    const admin = createClient({ url: own.url });
+    try {
+      assert.equal((await stack.post(paymentA(), { 'idempotency-key': randomUUID() })).status, 201);
+      assert.equal((await readyz(stack.relay.url)).status, 200);
+      await admin.connect();
+      const keys = await admin.keys('*');
+      assert.ok(
+        keys.some((k) => k.startsWith('shop-7:idem:')),
+        'an idempotency key',
+      );
+      assert.ok(
+        keys.some((k) => k.startsWith('shop-7:rl:')),
+        'a rate-limit counter',
+      );
+      assert.ok(keys.includes('shop-7:billing-token'), 'the fleet token');
+      assert.deepEqual(
+        keys.filter((k) => !k.startsWith('shop-7:')),
+        [],
+      );
+    } finally {
+      admin.destroy();
+      await stack.close();
+      await own.stop();
     }
   });
 });

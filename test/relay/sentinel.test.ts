@@ -1,6 +1,6 @@
 /**
  * Relays on Redis through Sentinel (sentinel-servers.ts: a primary, two replicas, three sentinels, real processes),
- * with REDIS_WAIT_REPLICAS=1, in front of the sandbox. A steady load of keyed payments, each its own key and amount
+ * with only REDIS_SENTINELS set (so `WAIT` for one replica, the default under Sentinel), in front of the sandbox. A steady load of keyed payments, each its own key and amount
  * (so the billing's calls tell them apart), while the primary dies (SIGKILL): every key that got no 201 is retried
  * with the same key, and every answered key is sent again. No key reaches the billing twice; every key answered before
  * the kill replays; the only failures meanwhile are 503 store_unavailable, or 409 for keys caught mid-way; and once
@@ -9,6 +9,7 @@
  * Then the same with the replication links cut first (a replica partitioned away, or lagging): what the primary alone
  * took dies with it. With WAIT no payment leaves on a claim the replicas do not have, so none is paid again after the
  * failover (without it the keys answered after the cut are unknown to the new primary, and their retries pay twice).
+ * Meanwhile, answered keys sent again are read alone, never behind a `WAIT`: they replay their stored answers.
  */
 import { afterEach, describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
@@ -65,7 +66,6 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
     REDIS_SENTINEL_NAME: servers!.name,
     REDIS_PASSWORD: servers!.password,
     REDIS_SENTINEL_PASSWORD: servers!.sentinelPassword,
-    REDIS_WAIT_REPLICAS: '1',
     ...extra,
   };
 }
@@ -163,9 +163,18 @@ async function failover(t: TestContext, urls: string[], { cut }: { cut: boolean 
   const paid = () => load.payments.filter((p) => p.answers.some((a) => a.status === PAID)).length;
   await waitFor(() => paid() >= 30, 10_000);
   const cutAt = Date.now();
+  const cutReplays: Answer[] = [];
   if (cut) {
     servers!.cutReplication();
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Keys answered before the cut, sent again while every fresh claim waits for a replica that never acknowledges.
+    const answeredBefore = load.payments.filter((p) => p.answers.some((a) => a.status === PAID && a.at < cutAt));
+    const resend = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await each(answeredBefore.slice(0, 20), 10, async (payment) => {
+        cutReplays.push(await pay(urls[cutReplays.length % urls.length]!, payment));
+      });
+    };
+    await Promise.all([resend(), new Promise((resolve) => setTimeout(resolve, 1_000))]);
   }
   const killAt = Date.now();
   await servers!.killPrimary();
@@ -260,10 +269,10 @@ async function failover(t: TestContext, urls: string[], { cut }: { cut: boolean 
       `after the kill, the relays served again ${recoveredAt - killAt} ms after it; ` +
       `${during.filter((a) => a.status === 503).length} answers 503, ${during.filter(caughtMidWay).length} 409`,
   );
-  return { payments, cutAt, killAt };
+  return { payments, cutAt, killAt, cutReplays };
 }
 
-describe('relays on Redis through Sentinel, REDIS_WAIT_REPLICAS=1: a failover during payments', () => {
+describe('relays on Redis through Sentinel, REDIS_SENTINELS alone: a failover during payments', () => {
   it('the primary killed (SIGKILL) mid-load: nothing paid twice, every key answered before replays, served again by itself', async (t) => {
     const urls = await startStack({ withProcess: true });
     const started = Date.now();
@@ -286,7 +295,13 @@ describe('relays on Redis through Sentinel, REDIS_WAIT_REPLICAS=1: a failover du
 
   it('the replication links cut, then the primary killed: no payment left on a claim the replicas lacked, none paid twice', async (t) => {
     const urls = await startStack({ withProcess: false });
-    const { payments, cutAt, killAt } = await failover(t, urls, { cut: true });
+    const { payments, cutAt, killAt, cutReplays } = await failover(t, urls, { cut: true });
+    assert.equal(cutReplays.length, 20);
+    assert.deepEqual(
+      cutReplays.map((a) => `${a.status} ${a.replayed ? 'replayed' : (a.code ?? '')}`),
+      cutReplays.map(() => '201 replayed'),
+      'during the cut, answered keys sent again replay their stored answers',
+    );
     // Sent between the cut and the kill: WAIT found no replica acknowledging the claim, the payment was refused.
     const cutOff = payments.filter((p) => p.answers[0]!.sentAt > cutAt && p.answers[0]!.sentAt < killAt);
     assert.ok(cutOff.length > 0, 'payments were sent while the replicas were cut off');
@@ -316,7 +331,7 @@ describe('the Sentinel variables', () => {
     return [];
   };
 
-  it('REDIS_SENTINELS: host:port, comma or space separated; the name mymaster unless set; WAIT off unless set', () => {
+  it('REDIS_SENTINELS: host:port, comma or space separated; the name mymaster unless set; WAIT 1 unless set', () => {
     const loaded = config({
       REDIS_SENTINELS: '10.0.0.5:26379, sentinel-b:26380 [::1]:26381',
       REDIS_PASSWORD: 'pw-data',
@@ -328,24 +343,33 @@ describe('the Sentinel variables', () => {
         { host: '::1', port: 26381 },
       ],
       name: 'mymaster',
+      tls: false,
     });
     assert.equal(loaded.redisPassword, 'pw-data');
-    assert.equal(loaded.redisWaitReplicas, 0);
+    assert.equal(loaded.redisWaitReplicas, 1, 'a failover is expected: a replica acknowledges each claim');
+    assert.equal(config({ REDIS_SENTINELS: '127.0.0.1:26379', REDIS_WAIT_REPLICAS: '0' }).redisWaitReplicas, 0);
+    assert.equal(
+      config({ REDIS_URL: 'redis://127.0.0.1:6379' }).redisWaitReplicas,
+      0,
+      'one Redis: nothing to wait for',
+    );
     assert.equal(loaded.redisUrl, undefined);
     const named = config({
       REDIS_SENTINELS: '127.0.0.1:26379',
       REDIS_SENTINEL_NAME: 'payments',
       REDIS_SENTINEL_USERNAME: 'watcher',
       REDIS_SENTINEL_PASSWORD: 'pw-sentinel',
-      REDIS_WAIT_REPLICAS: '1',
+      REDIS_SENTINEL_TLS: 'true',
+      REDIS_WAIT_REPLICAS: '2',
     });
     assert.deepEqual(named.redisSentinel, {
       nodes: [{ host: '127.0.0.1', port: 26379 }],
       name: 'payments',
       username: 'watcher',
       password: 'pw-sentinel',
+      tls: true,
     });
-    assert.equal(named.redisWaitReplicas, 1);
+    assert.equal(named.redisWaitReplicas, 2);
     assert.equal(config({}).redisSentinel, undefined);
   });
 
@@ -362,6 +386,9 @@ describe('the Sentinel variables', () => {
       'REDIS_PASSWORD is set without REDIS_URL or REDIS_SENTINELS',
       'REDIS_WAIT_REPLICAS is set without REDIS_URL or REDIS_SENTINELS',
       'REDIS_SENTINEL_PASSWORD is set without REDIS_SENTINELS',
+    ]);
+    assert.deepEqual(problems({ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_SENTINEL_TLS: 'true' }), [
+      'REDIS_SENTINEL_TLS is set without REDIS_SENTINELS (with REDIS_URL: a rediss:// URL)',
     ]);
   });
 });

@@ -19,7 +19,7 @@ type BillingConfig = Pick<
   RelayConfig,
   'billingBaseUrl' | 'billingUsername' | 'billingPassword' | 'billingTimeoutMs' | 'tokenTtlUnit' | 'agreementNotFound'
 > &
-  Partial<Pick<RelayConfig, 'billingMaxResponseBytes' | 'tokenSecret'>>;
+  Partial<Pick<RelayConfig, 'billingMaxResponseBytes' | 'tokenSecret' | 'redisKeyPrefix'>>;
 
 /** The largest billing answer read when the configuration does not say (`BILLING_MAX_RESPONSE_BYTES`). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -73,6 +73,7 @@ export class BillingClient {
           secret:
             config.tokenSecret ?? `${config.billingBaseUrl}\n${config.billingUsername}\n${config.billingPassword}`,
           lockMs: longestTokenMs(config.billingTimeoutMs),
+          ...(config.redisKeyPrefix && { prefix: config.redisKeyPrefix }),
         })
       : new TokenCache(issue);
   }

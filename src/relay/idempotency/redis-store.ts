@@ -10,7 +10,9 @@
  * then let a retry pay again. With `waitReplicas`, a claim and an answer are each followed by `WAIT`, in one pipeline
  * with their script (so on the same connection, to the same primary): a claim that not enough replicas acknowledged
  * within `waitTimeoutMs` is let go and refused — its payment never leaves — and an answer not acknowledged is a
- * failure to store it (the middleware tries again).
+ * failure to store it (the middleware tries again). A key is then read first, alone (`GET`, no `WAIT`): the replay of
+ * an answered key never waits for replicas, and the `WAIT`-ed writes go on a connection of their own
+ * (`waitConnection`), so a read is never queued behind a `WAIT` that replica lag stretches to its time limit.
  */
 import { randomUUID } from 'node:crypto';
 import { REDIS_TIMEOUT_MS } from '../rate-limit.js';
@@ -39,6 +41,7 @@ interface ScriptPipeline {
 export interface RedisScripting {
   eval(script: string, options: EvalOptions): Promise<unknown>;
   multi(): ScriptPipeline;
+  get(key: string): Promise<string | null>;
 }
 
 export interface RedisStoreOptions {
@@ -46,6 +49,10 @@ export interface RedisStoreOptions {
   waitReplicas?: number;
   /** How long `WAIT` waits for them: well within the store's deadline. */
   waitTimeoutMs?: number;
+  /** The connection the `WAIT`-ed writes go on (a blocked `WAIT` holds up what follows it on its connection). */
+  waitConnection?: RedisScripting;
+  /** Before each claim: throws while the Redis may lose keys (redis-guard.ts), so no payment leaves on it. */
+  admit?: () => Promise<void>;
 }
 
 /** A write the primary took but not enough replicas acknowledged in time: it could be lost in a failover. */
@@ -93,18 +100,34 @@ return 1`;
 export class RedisIdempotencyStore implements IdempotencyStore {
   readonly #waitReplicas: number;
   readonly #waitTimeoutMs: number;
+  readonly #waitConnection: RedisScripting;
+  readonly #admit?: () => Promise<void>;
 
   constructor(
     private readonly redis: RedisScripting,
     private readonly prefix = 'billing-pay:',
     private readonly timeoutMs = REDIS_TIMEOUT_MS,
-    { waitReplicas = 0, waitTimeoutMs = Math.min(WAIT_TIMEOUT_MS, Math.floor(timeoutMs / 2)) }: RedisStoreOptions = {},
+    {
+      waitReplicas = 0,
+      waitTimeoutMs = Math.min(WAIT_TIMEOUT_MS, Math.floor(timeoutMs / 2)),
+      waitConnection = redis,
+      admit,
+    }: RedisStoreOptions = {},
   ) {
     this.#waitReplicas = waitReplicas;
     this.#waitTimeoutMs = waitTimeoutMs;
+    this.#waitConnection = waitConnection;
+    this.#admit = admit;
   }
 
   async claim(key: string, fingerprint: string, { leaseMs, ttlMs }: ClaimTimes): Promise<Claim> {
+    await this.#admit?.();
+    if (this.#waitReplicas) {
+      const [recordKey] = this.#keys(key);
+      const text = await withDeadline(this.redis.get(recordKey), this.timeoutMs, 'read');
+      const record = text === null ? undefined : (JSON.parse(text) as KeyRecord);
+      if (record?.answer) return { kind: 'done', fingerprint: record.fingerprint, answer: record.answer };
+    }
     const fresh = JSON.stringify({ fingerprint } satisfies KeyRecord);
     const claim = this.#write(CLAIM, key, [fresh, ttlMs, leaseMs, randomUUID()]);
     let written: Written;
@@ -150,7 +173,7 @@ export class RedisIdempotencyStore implements IdempotencyStore {
   /** The script's reply, and how many replicas acknowledged it (`WAIT`, when asked for). */
   async #write(script: string, key: string, args: (string | number)[]): Promise<Written> {
     if (!this.#waitReplicas) return { reply: await this.#run(script, key, args), acknowledged: 0 };
-    const [reply, acknowledged] = await this.redis
+    const [reply, acknowledged] = await this.#waitConnection
       .multi()
       .eval(script, this.#evalOptions(key, args))
       .wait(this.#waitReplicas, this.#waitTimeoutMs)
@@ -163,7 +186,12 @@ export class RedisIdempotencyStore implements IdempotencyStore {
   }
 
   #evalOptions(key: string, args: (string | number)[]): EvalOptions {
-    return { keys: [`${this.prefix}idem:${key}`, `${this.prefix}idem-lease:${key}`], arguments: args.map(String) };
+    return { keys: this.#keys(key), arguments: args.map(String) };
+  }
+
+  /** The key's record, and its lease. */
+  #keys(key: string): [string, string] {
+    return [`${this.prefix}idem:${key}`, `${this.prefix}idem-lease:${key}`];
   }
 }
 

@@ -9,6 +9,7 @@ import type { IdempotencyStore } from '../idempotency/store.js';
 import type { KeyedHash } from '../keyed-hash.js';
 import type { Metrics } from '../metrics.js';
 import type { LimiterName } from '../rate-limit.js';
+import type { RedisGuard } from '../redis-guard.js';
 import type { WidgetAssets } from '../widget-assets.js';
 
 export interface RouteDeps {
@@ -17,6 +18,8 @@ export interface RouteDeps {
   logger: Logger;
   metrics: Metrics;
   idempotencyStore: IdempotencyStore;
+  /** With Redis: whether it keeps every key and takes writes now (readiness). */
+  redisGuard?: Pick<RedisGuard, 'check'>;
   limiters: Record<LimiterName, RateLimiterAbstract>;
   /** The merchant's page origins (`ALLOWED_ORIGINS`). */
   allowed: Set<string>;
