@@ -78,6 +78,8 @@ export interface RelayConfig {
   /** `/session` and `/payment-methods`: per client session (its agreement) and per address. */
   rateLimitSession: RateLimit;
   rateLimitSessionIp: RateLimit;
+  /** Where spans are sent (OTLP/HTTP); unset: no traces. */
+  tracesEndpoint?: string;
   /** A client session older than this (by its `iat`) is refused. */
   sessionMaxAgeSeconds: number;
   /** The Node server's limits on slow or idle clients, and on open connections. */
@@ -151,6 +153,7 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     if (!v.REDIS_SENTINELS && v[name]) problems.push(`${name} is set without REDIS_SENTINELS`);
 
   if (problems.length) throw new ConfigError(problems);
+  const traces = tracesEndpoint(v);
   return {
     secrets,
     billingBaseUrl: v.BILLING_BASE_URL!,
@@ -202,6 +205,7 @@ export function loadConfig(env: Env = process.env): RelayConfig {
       keepAliveTimeoutMs: v.SERVER_KEEP_ALIVE_TIMEOUT_MS!,
       maxConnections: v.SERVER_MAX_CONNECTIONS!,
     },
+    ...(traces && { tracesEndpoint: traces }),
     agreementNotFound: { statuses: v.AGREEMENT_NOT_FOUND_STATUS ?? [], pattern: v.AGREEMENT_NOT_FOUND_TEXT ?? null },
   };
 }
@@ -210,4 +214,11 @@ export function loadConfig(env: Env = process.env): RelayConfig {
 function urlPassword(text: string): string[] {
   const password = URL.canParse(text) ? new URL(text).password : '';
   return password ? [password, decodeURIComponent(password)] : [];
+}
+
+/** As OpenTelemetry's exporters read them: the signal's own address as it is, else the base one's `v1/traces`. */
+function tracesEndpoint(v: VariableValues): string | undefined {
+  if (v.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return v.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  if (v.OTEL_EXPORTER_OTLP_ENDPOINT) return `${v.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`;
+  return undefined;
 }

@@ -20,6 +20,7 @@ import { createLogger, logSecretsOf } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { createLimiters } from './rate-limit.js';
 import { closeRedis, connectRedis } from './redis-connection.js';
+import { loadTraces } from './traces/traces.js';
 import { loadWidgetAssets, type WidgetAssets } from './widget-assets.js';
 
 export interface Relay {
@@ -40,7 +41,8 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
   const idempotencyStore = redis
     ? new RedisIdempotencyStore(redis, undefined, undefined, { waitReplicas: config.redisWaitReplicas })
     : await openSqliteStore(config.storeFile);
-  const billing = new BillingClient(config, { metrics, redis, secrets });
+  const traces = await loadTraces(config);
+  const billing = new BillingClient(config, { metrics, redis, secrets, traces });
   // Read on first use and kept; not built (or built partly): logged, and read again at most every 10 s — not on every
   // request, which would let any GET make the relay read and decompress every bundle again.
   let assets: Promise<WidgetAssets | null> | undefined;
@@ -59,6 +61,7 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
     limiters: createLimiters(config, redis),
     socketAddress: (c) => getConnInfo(c).remote.address,
     widgetAssets,
+    traces,
   });
 
   const limits = config.server;
@@ -95,6 +98,7 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
       await billing.close();
       await idempotencyStore.close();
       if (redis) await closeRedis(redis);
+      await traces?.shutdown();
     },
   };
 }
