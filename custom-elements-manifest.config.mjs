@@ -6,7 +6,7 @@
  */
 export default {
   globs: ['src/widget/*.ts'],
-  exclude: ['src/widget/react.ts', 'src/widget/bundle.ts'],
+  exclude: ['src/widget/react.ts', 'src/widget/vue.ts', 'src/widget/bundle.ts'],
   outdir: '.',
   litelement: true,
   plugins: [

@@ -4,18 +4,23 @@
  * `billing-pay-relay` bin) and `dist/sandbox/server.js` (`npm run sandbox`). So a production install needs no dev
  * dependency, and the published package no server dependency. Each file keeps its source's depth under dist/, so the
  * relay finds the widget bundles at `../../dist/` from either. The licences of what is bundled go to
- * `dist/relay/THIRD-PARTY-LICENSES.txt` (and the sandbox's beside it).
+ * `dist/relay/THIRD-PARTY-LICENSES.txt` (and the sandbox's beside it). What a server imports only when configured
+ * (`import()`: the relay's OpenTelemetry, for traces) is a chunk of its own under `chunks/`, never read otherwise.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const ENTRIES = { relay: 'src/relay/server.ts', sandbox: 'src/sandbox/server.ts' };
 
 for (const [name, entry] of Object.entries(ENTRIES)) {
   const outfile = `dist/${name}/server.js`;
+  // Chunks are named by their hash: those of an earlier build would stay beside the new ones.
+  rmSync(`dist/${name}/chunks`, { recursive: true, force: true });
   const result = await build({
-    entryPoints: [entry],
-    outfile,
+    entryPoints: { server: entry },
+    outdir: `dist/${name}`,
+    chunkNames: 'chunks/[name]-[hash]',
+    splitting: true,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -33,7 +38,10 @@ for (const [name, entry] of Object.entries(ENTRIES)) {
   });
   const licences = bundledPackages(Object.keys(result.metafile.inputs));
   writeFileSync(`dist/${name}/THIRD-PARTY-LICENSES.txt`, licences.text);
-  console.log(`${outfile}: ${result.metafile.outputs[outfile]!.bytes} B, ${licences.count} packages bundled`);
+  const chunks = Object.keys(result.metafile.outputs).filter((output) => output !== outfile).length;
+  console.log(
+    `${outfile}: ${result.metafile.outputs[outfile]!.bytes} B (+ ${chunks} chunks), ${licences.count} packages bundled`,
+  );
 }
 
 /** Each bundled package's name, version, licence and licence text, from the inputs esbuild read. */

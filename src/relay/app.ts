@@ -12,6 +12,7 @@ import { answerError, notFound } from './error-answer.js';
 import { corsFor } from './http/cors.js';
 import { securityHeaders } from './http/guards.js';
 import { requestLog } from './http/request-log.js';
+import { traceRequests } from './http/trace-requests.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { keyedHasher } from './keyed-hash.js';
 import { createLimiters, type LimiterName } from './rate-limit.js';
@@ -20,6 +21,7 @@ import { operationRoutes } from './routes/operations.js';
 import { paymentRoutes } from './routes/payments.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { widgetAssetRoutes } from './routes/widget-assets.js';
+import type { Traces } from './traces/traces.js';
 
 export interface RelayDeps
   extends
@@ -27,6 +29,8 @@ export interface RelayDeps
     Partial<Pick<RouteDeps, 'widgetAssets' | 'redisGuard'>> {
   metrics?: Metrics;
   limiters?: Record<LimiterName, RateLimiterAbstract>;
+  /** A span per request (traces/); none when the relay has no OTLP endpoint. */
+  traces?: Traces;
   /** The address of the peer on the socket (runtime-specific; server.ts gives Node's). */
   socketAddress?: (c: Context) => string | undefined;
 }
@@ -49,6 +53,7 @@ export function createRelayApp(deps: RelayDeps): Hono<RelayEnv> {
   };
 
   const app = new Hono<RelayEnv>();
+  if (deps.traces) app.use(traceRequests(deps.traces));
   // A client's X-Request-Id is taken only when short and of safe characters (letters, digits, _ - =); else a fresh one.
   app.use(requestId({ limitLength: MAX_REQUEST_ID_LENGTH }));
   app.use(requestLog(logger, routeDeps.metrics));

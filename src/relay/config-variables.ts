@@ -19,6 +19,7 @@ export const CONFIG_GROUPS = {
   stores: 'State: keys, limits, the token',
   limits: 'Rate limits',
   sessions: 'Client sessions and saved methods',
+  traces: 'Traces (OpenTelemetry)',
 } as const;
 
 export type ConfigGroup = keyof typeof CONFIG_GROUPS;
@@ -66,6 +67,7 @@ const rateLimit = (t: string): RateLimit | typeof INVALID => {
     ? { points: Number(match[1]), seconds: Number(match[2]) }
     : INVALID;
 };
+const httpUrl = (t: string) => (URL.canParse(t) && /^https?:$/.test(new URL(t).protocol) ? t : INVALID);
 const FIELD_NAME = /^[A-Za-z_][\w-]*$/;
 const PARAM_NAME = /^[a-z_][a-z0-9_]*$/i;
 const ms = 'a number of milliseconds, greater than 0';
@@ -477,6 +479,19 @@ export const VARIABLES = {
     must: 'be a number of seconds, greater than 0',
     description: 'a client session issued (`iat`) longer ago than this is refused, whatever its expiry',
     parse: positive,
+  }),
+  OTEL_EXPORTER_OTLP_ENDPOINT: variable({
+    group: 'traces',
+    must: 'be an http(s) URL',
+    description:
+      'an OpenTelemetry collector’s OTLP/HTTP address (`http://collector:4318`): the relay sends a span for each request and each billing call to its `/v1/traces` (OTLP JSON). Unset, with `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` unset too: no traces, and no tracing code is loaded. The exporter’s other standard variables (`OTEL_EXPORTER_OTLP_HEADERS`, `…_TIMEOUT`) apply',
+    parse: httpUrl,
+  }),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: variable({
+    group: 'traces',
+    must: 'be an http(s) URL',
+    description: 'the whole address traces are sent to, taken as it is (over `OTEL_EXPORTER_OTLP_ENDPOINT`)',
+    parse: httpUrl,
   }),
 };
 

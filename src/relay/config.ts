@@ -80,6 +80,8 @@ export interface RelayConfig {
   /** `/session` and `/payment-methods`: per client session (its agreement) and per address. */
   rateLimitSession: RateLimit;
   rateLimitSessionIp: RateLimit;
+  /** Where spans are sent (OTLP/HTTP); unset: no traces. */
+  tracesEndpoint?: string;
   /** A client session older than this (by its `iat`) is refused. */
   sessionMaxAgeSeconds: number;
   /** The Node server's limits on slow or idle clients, and on open connections. */
@@ -157,6 +159,7 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     problems.push('REDIS_SENTINEL_TLS is set without REDIS_SENTINELS (with REDIS_URL: a rediss:// URL)');
 
   if (problems.length) throw new ConfigError(problems);
+  const traces = tracesEndpoint(v);
   return {
     secrets,
     billingBaseUrl: v.BILLING_BASE_URL!,
@@ -211,6 +214,7 @@ export function loadConfig(env: Env = process.env): RelayConfig {
       keepAliveTimeoutMs: v.SERVER_KEEP_ALIVE_TIMEOUT_MS!,
       maxConnections: v.SERVER_MAX_CONNECTIONS!,
     },
+    ...(traces && { tracesEndpoint: traces }),
     agreementNotFound: { statuses: v.AGREEMENT_NOT_FOUND_STATUS ?? [], pattern: v.AGREEMENT_NOT_FOUND_TEXT ?? null },
   };
 }
@@ -225,4 +229,11 @@ function urlPassword(text: string): string[] {
     // Not a URL node-redis can read: refused by its parser, named in the ConfigError.
     return [password];
   }
+}
+
+/** As OpenTelemetry's exporters read them: the signal's own address as it is, else the base one's `v1/traces`. */
+function tracesEndpoint(v: VariableValues): string | undefined {
+  if (v.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return v.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  if (v.OTEL_EXPORTER_OTLP_ENDPOINT) return `${v.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`;
+  return undefined;
 }

@@ -21,6 +21,7 @@ import { createMetrics } from './metrics.js';
 import { createLimiters } from './rate-limit.js';
 import { closeRedis, connectRedis } from './redis-connection.js';
 import { RedisGuard } from './redis-guard.js';
+import { loadTraces } from './traces/traces.js';
 import { loadWidgetAssets, type WidgetAssets } from './widget-assets.js';
 
 export interface Relay {
@@ -56,7 +57,8 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
         admit: () => redisGuard!.admit(),
       })
     : await openSqliteStore(config.storeFile);
-  const billing = new BillingClient(config, { metrics, redis, secrets });
+  const traces = await loadTraces(config);
+  const billing = new BillingClient(config, { metrics, redis, secrets, traces });
   // Read on first use and kept; not built (or built partly): logged, and read again at most every 10 s — not on every
   // request, which would let any GET make the relay read and decompress every bundle again.
   let assets: Promise<WidgetAssets | null> | undefined;
@@ -76,6 +78,7 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
     limiters: createLimiters(config, redis),
     socketAddress: (c) => getConnInfo(c).remote.address,
     widgetAssets,
+    traces,
   });
 
   const limits = config.server;
@@ -113,6 +116,7 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
       await idempotencyStore.close();
       if (waitConnection) await closeRedis(waitConnection);
       if (redis) await closeRedis(redis);
+      await traces?.shutdown();
     },
   };
 }

@@ -21,6 +21,8 @@ export interface SandboxCall {
   /** The raw query string without `?` (`''` when none). */
   query: string;
   authorization: string | null;
+  /** The caller's W3C trace context, when it sent one (the relay does, with traces on). */
+  traceparent: string | null;
   /** The body parsed as JSON; `undefined` when there was none or it was not JSON. */
   body: unknown;
   /** The body as received, to assert its exact text (`"amount":1500.50`). */

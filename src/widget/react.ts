@@ -16,6 +16,16 @@ import { BillingPay as BillingPayElement } from './billing-pay.js';
 import { BillingPaymentMethods as BillingPaymentMethodsElement } from './billing-payment-methods.js';
 import { PAY_EVENTS, PAYMENT_METHODS_EVENTS } from './events.js';
 
+export type {
+  BillingPayErrorDetail,
+  BillingPayReadyDetail,
+  BillingPayRedirectDetail,
+  BillingPayReturnDetail,
+  BillingPaySubmitDetail,
+  BillingPaymentMethodsErrorDetail,
+} from './events.js';
+export type { SavedPaymentMethod } from './session-client.js';
+
 /** `billing-pay-ready` → `BillingPayReady`. */
 type Pascal<S extends string> = S extends `${infer Head}-${infer Tail}`
   ? `${Capitalize<Head>}${Pascal<Tail>}`

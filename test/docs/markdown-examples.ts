@@ -25,7 +25,7 @@ const KINDS: Record<string, ExampleKind> = { sh: 'sh', bash: 'sh', shell: 'sh', 
 const DIRECTIVE = /^<!--\s*example:\s*(.*?)\s*-->$/;
 const COMMENT = /^<!--.*-->$/;
 
-interface Fence {
+export interface Fence {
   lang: string;
   line: number;
   code: string;
@@ -35,7 +35,7 @@ interface Fence {
   followsFence: boolean;
 }
 
-function fencesOf(markdown: string, file: string): Fence[] {
+export function fencesOf(markdown: string, file: string): Fence[] {
   const lines = markdown.split('\n');
   const fences: Fence[] = [];
   let directive: Fence['directive'];

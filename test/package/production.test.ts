@@ -54,11 +54,18 @@ const ENTRY_POINTS = [
   'billing-pay',
   'billing-pay/payment-methods',
   'billing-pay/react',
+  'billing-pay/vue',
   'billing-pay/bundle',
   'billing-pay/bundle/account',
   'billing-pay/relay/session',
   'billing-pay/custom-elements.json',
 ];
+/** Every event detail type events.ts declares, each to be imported by name from its element's entry and from react. */
+const DETAILS = [
+  ...readFileSync(join(ROOT, 'src/widget/events.ts'), 'utf8').matchAll(/^export (?:interface|type) (\w+Detail)\b/gm),
+].map((m) => m[1]!);
+const METHODS_DETAILS = DETAILS.filter((name) => name.startsWith('BillingPaymentMethods'));
+const PAY_DETAILS = DETAILS.filter((name) => !METHODS_DETAILS.includes(name));
 const SESSION_SECRET = 'package-test-session-secret-0123456789abcdef';
 const ENV_SECRET = 'dotenv-secret-that-must-stay-local-5e1f';
 
@@ -214,6 +221,8 @@ describe('the package as a merchant installs it', { timeout: 420_000 }, () => {
             types: [],
           },
           include: ['shop.ts', 'node_modules/billing-pay/dist/lib/**/*.d.ts'],
+          // It needs vue, not installed here: the Vue app of frameworks.test.ts checks it.
+          exclude: ['node_modules/billing-pay/dist/lib/widget/vue.d.ts'],
         }),
       );
       writeFileSync(
@@ -225,11 +234,15 @@ import { BillingPay as BillingPayReact } from 'billing-pay/react';
 import 'billing-pay/bundle';
 import 'billing-pay/bundle/account';
 import { createClientSession } from 'billing-pay/relay/session';
+import type * as Pay from 'billing-pay';
+import type * as Methods from 'billing-pay/payment-methods';
+import type * as ReactEntry from 'billing-pay/react';
 const pay: BillingPay = document.createElement('billing-pay');
 pay.addEventListener('billing-pay-redirect', (e) => console.log(e.detail.url));
 const methods: BillingPaymentMethods | null = document.querySelector('billing-payment-methods');
 const session: Promise<string> = createClientSession({ agreementId: 1, ttlSeconds: 60 }, 'x'.repeat(32));
 export { pay, methods, session, BillingPayReact };
+export type Details = [${[...PAY_DETAILS.map((name) => `Pay.${name}`), ...METHODS_DETAILS.map((name) => `Methods.${name}`), ...DETAILS.map((name) => `ReactEntry.${name}`)].join(', ')}];
 `,
       );
       await assert.doesNotReject(

@@ -14,6 +14,7 @@ import type { LogSecrets } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { FleetTokenCache, type RedisTokenCommands } from './fleet-token.js';
 import { TokenCache, type TokenSource } from './token-cache.js';
+import type { Traces } from '../traces/traces.js';
 
 type BillingConfig = Pick<
   RelayConfig,
@@ -23,6 +24,17 @@ type BillingConfig = Pick<
 
 /** The largest billing answer read when the configuration does not say (`BILLING_MAX_RESPONSE_BYTES`). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+
+/** Each call the relay makes, and its path as a template: what metrics and spans name it by, without its values. */
+const OPERATIONS = {
+  auth: '/auth',
+  tariffs: '/tariffs',
+  eps_payments: '/eps_payments',
+  payment_methods: '/payment_methods',
+  payment_methods_delete: '/payment_methods/{id}',
+} as const;
+
+type Operation = keyof typeof OPERATIONS;
 
 interface BillingAnswer {
   status: number;
@@ -43,15 +55,17 @@ export class BillingClient {
   private readonly metrics?: Metrics;
   /** Told every secret this client holds (the Basic value, each token as it is issued), for the logs to scrub. */
   private readonly secrets?: LogSecrets;
+  private readonly traces?: Traces;
 
   /** With `redis`, the token is the fleet's (fleet-token.ts); else this instance's own. */
   constructor(
     private readonly config: BillingConfig,
-    options: { metrics?: Metrics; redis?: RedisTokenCommands; secrets?: LogSecrets } = {},
+    options: { metrics?: Metrics; redis?: RedisTokenCommands; secrets?: LogSecrets; traces?: Traces } = {},
   ) {
-    const { metrics, redis, secrets } = options;
+    const { metrics, redis, secrets, traces } = options;
     this.metrics = metrics;
     this.secrets = secrets;
+    this.traces = traces;
     const base = new URL(config.billingBaseUrl);
     this.#basePath = base.pathname.replace(/\/+$/, '');
     this.#pool = new Pool(base.origin, {
@@ -164,7 +178,7 @@ export class BillingClient {
    * it before doing anything. A second 401 means the billing does not accept the relay.
    */
   async #authorized(
-    operation: string,
+    operation: Operation,
     method: Dispatcher.HttpMethod,
     path: string,
     body?: string,
@@ -210,7 +224,7 @@ export class BillingClient {
    * may have reached the billing is never sent again.
    */
   async #send(
-    operation: string,
+    operation: Operation,
     method: Dispatcher.HttpMethod,
     path: string,
     token: string,
@@ -266,19 +280,32 @@ export class BillingClient {
     return { token, lifetimeMs: this.config.tokenTtlUnit === 's' ? expiresIn * 1000 : expiresIn };
   }
 
-  async #call(
-    operation: string,
+  #call(
+    operation: Operation,
     method: Dispatcher.HttpMethod,
     path: string,
     authorization: string,
     body?: string,
   ): Promise<BillingAnswer> {
+    const call = (trace: Record<string, string>) => this.#exchange(operation, method, path, authorization, body, trace);
+    return this.traces ? this.traces.billingCall({ operation, method, route: OPERATIONS[operation] }, call) : call({});
+  }
+
+  /** `trace`: the trace context headers of the call's span, when the relay traces. */
+  async #exchange(
+    operation: Operation,
+    method: Dispatcher.HttpMethod,
+    path: string,
+    authorization: string,
+    body: string | undefined,
+    trace: Record<string, string>,
+  ): Promise<BillingAnswer> {
     const timer = this.metrics?.billingLatency.startTimer({ operation });
     try {
       const headers =
         body === undefined
-          ? { authorization, accept: 'application/json' }
-          : { authorization, accept: 'application/json', 'content-type': 'application/json' };
+          ? { ...trace, authorization, accept: 'application/json' }
+          : { ...trace, authorization, accept: 'application/json', 'content-type': 'application/json' };
       const res = await exchange(
         this.#pool,
         { method, path: this.#basePath + path, headers, body },

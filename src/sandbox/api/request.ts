@@ -37,6 +37,7 @@ export function recordCall(calls: SandboxCall[]): MiddlewareHandler<ApiEnv> {
       path: url.pathname.slice(API_PREFIX.length) || '/',
       query: url.search.slice(1),
       authorization: c.req.header('authorization') ?? null,
+      traceparent: c.req.header('traceparent') ?? null,
       body: undefined,
       rawBody: '',
     };

@@ -1,0 +1,22 @@
+/** Each request in a span of its own (traces/), joined to the caller's `traceparent`. */
+import { createMiddleware } from 'hono/factory';
+import type { RelayEnv } from '../env.js';
+import { RelayError } from '../errors.js';
+import type { Traces } from '../traces/traces.js';
+
+export function traceRequests(traces: Traces) {
+  return createMiddleware<RelayEnv>((c, next) =>
+    traces.request(
+      { method: c.req.method, traceparent: c.req.header('traceparent'), tracestate: c.req.header('tracestate') },
+      async () => {
+        await next();
+        const error = c.error instanceof RelayError ? c.error.code : undefined;
+        return {
+          ...(error !== 'not_found' && { route: c.req.routePath }),
+          status: c.res.status,
+          ...(error && { error }),
+        };
+      },
+    ),
+  );
+}
