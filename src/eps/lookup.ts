@@ -23,52 +23,30 @@ export interface LookupInput {
 
 /**
  * One kind: `key` names its label in every language, `maxLength` counts characters (code points), `format` is the
- * shape its value must have, `input` how a form asks for it. `personal`: the value is about a person (it can be
- * guessed or known without a bill of theirs), so a page that takes it tells anyone whether such a customer exists.
- * `caseSensitive`: two values that differ in letter case may find two agreements.
+ * shape its value must have, `input` how a form asks for it.
  */
 export interface LookupSpec {
   key: string;
   maxLength: number;
   format: LookupFormat;
   input: LookupInput;
-  personal?: true;
-  caseSensitive?: true;
 }
 
 const DIGITS = { maxLength: 18, format: 'digits', input: { inputmode: 'numeric' } } as const;
 
 /** What each kind looks the agreement up by, and how its value is checked and asked for. */
 export const LOOKUPS = {
-  1: {
-    key: 'login',
-    maxLength: 64,
-    format: 'login',
-    input: { autocomplete: 'username' },
-    personal: true,
-    caseSensitive: true,
-  },
-  4: { key: 'full_name', maxLength: 200, format: 'full_name', input: { autocomplete: 'name' }, personal: true },
+  1: { key: 'login', maxLength: 64, format: 'login', input: { autocomplete: 'username' } },
+  4: { key: 'full_name', maxLength: 200, format: 'full_name', input: { autocomplete: 'name' } },
   5: { key: 'agreement_number', maxLength: 64, format: 'code', input: {} },
   6: { key: 'accounting_code', maxLength: 64, format: 'code', input: {} },
-  7: {
-    key: 'email',
-    maxLength: MAX_EMAIL_LENGTH,
-    format: 'email',
-    input: { type: 'email', autocomplete: 'email' },
-    personal: true,
-  },
+  7: { key: 'email', maxLength: MAX_EMAIL_LENGTH, format: 'email', input: { type: 'email', autocomplete: 'email' } },
   8: { key: 'account_number', maxLength: 34, format: 'code', input: {} },
   10: { key: 'client_id', ...DIGITS },
   11: { key: 'agreement_id', ...DIGITS },
   14: { key: 'invoice_id', ...DIGITS },
-  15: { key: 'taxpayer_number', maxLength: 12, format: 'inn', input: { inputmode: 'numeric' }, personal: true },
+  15: { key: 'taxpayer_number', maxLength: 12, format: 'inn', input: { inputmode: 'numeric' } },
 } as const satisfies Record<LookupKind, LookupSpec>;
-
-/** The kinds found by what is printed on a bill, not by who the customer is: the relay's default. */
-export const IMPERSONAL_LOOKUP_KINDS: LookupKind[] = LOOKUP_KINDS.filter(
-  (kind) => !(LOOKUPS[kind] as LookupSpec).personal,
-);
 
 /** The label key of each kind. */
 export type LookupKey = (typeof LOOKUPS)[LookupKind]['key'];
@@ -97,15 +75,6 @@ export function lookupProblem(kind: LookupKind, value: string): LookupProblem | 
   if (!isCleanText(v)) return 'text';
   if (textLength(v) > maxLength) return 'too_long';
   return FORMATS[format](v) ? null : format === 'login' ? 'code' : format;
-}
-
-/**
- * The one writing of `value` that every writing of the same lookup shares (for counting attempts per value): Unicode
- * compatibility form, no space at the ends, one space between words, lower case unless the kind is case-sensitive.
- */
-export function lookupValueKey(kind: LookupKind, value: string): string {
-  const folded = value.normalize('NFKC').trim().replace(/\s+/gu, ' ');
-  return (LOOKUPS[kind] as LookupSpec).caseSensitive ? folded : folded.toLowerCase();
 }
 
 const INN10 = [2, 4, 10, 3, 5, 9, 4, 6, 8];

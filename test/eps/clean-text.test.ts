@@ -2,7 +2,6 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { isCleanText } from '../../src/eps/clean-text.js';
 import { lookupProblem } from '../../src/eps/lookup.js';
-import { IMPERSONAL_LOOKUP_KINDS, lookupValueKey } from '../../src/eps/lookup.js';
 
 const cp = (n: number) => String.fromCodePoint(n);
 
@@ -26,23 +25,5 @@ describe('clean text', () => {
     assert.equal(lookupProblem(4, `Ivan${cp(0x3164)}Petrov`), 'text');
     assert.equal(lookupProblem(1, `ivan${cp(0xffa0)}`), 'text');
     assert.equal(lookupProblem(5, `AG-1001${cp(0xe000)}`), 'text');
-  });
-});
-
-describe('lookup value keys', () => {
-  it('one value however spaced or cased: trimmed, spaces folded, lower case', () => {
-    const key = lookupValueKey(4, 'Ivan Petrov');
-    for (const value of ['Ivan  Petrov', ' Ivan Petrov ', 'ivan\tPETROV', 'Ivan\u00a0Petrov', 'Ivan \u3000 Petrov'])
-      assert.equal(lookupValueKey(4, value), key, JSON.stringify(value));
-    assert.equal(lookupValueKey(7, ' Client@Example.COM '), 'client@example.com');
-  });
-
-  it('keeps the case of a login, which the billing may tell apart', () => {
-    assert.notEqual(lookupValueKey(1, 'Ivan'), lookupValueKey(1, 'ivan'));
-    assert.equal(lookupValueKey(1, ' Ivan '), 'Ivan');
-  });
-
-  it('offers by default only kinds that are not about a person', () => {
-    assert.deepEqual(IMPERSONAL_LOOKUP_KINDS, [5, 6, 8, 10, 11, 14]);
   });
 });
