@@ -88,7 +88,7 @@ export const ERRORS = {
   },
   store_unavailable: {
     status: [503],
-    when: 'a payment with an `Idempotency-Key` while its store fails (Redis cannot be reached or does not answer within 500 ms, the SQLite file cannot be written), or a rate limiter in memory at its maximum (`RATE_LIMIT_MAX_KEYS`) (`Retry-After`); nothing is sent to the billing',
+    when: 'a payment with an `Idempotency-Key` while its store fails (Redis cannot be reached or does not answer within 500 ms, the SQLite file cannot be written) (`Retry-After`); nothing is sent to the billing',
   },
   not_ready: {
     status: [503],
