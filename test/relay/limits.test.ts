@@ -294,3 +294,34 @@ describe('relay with Redis: nothing personal in clear, and a replay is checked',
     assert.equal(epsCalls(stack).length, sent, 'nothing sent to the billing');
   });
 });
+
+describe('relay fleet on one Redis: the not-found budget is the fleet’s', () => {
+  const HASH_SECRET = 'a-hash-secret-shared-by-the-fleet-0123456789';
+  let redis: RedisServer;
+  let one: Stack;
+  let two: Stack;
+  before(async () => {
+    redis = await startRedisServer();
+    const env = { REDIS_URL: redis.url, RATE_LIMIT_NOT_FOUND: '5/600', TRUST_PROXY: 'x-forwarded-for', HASH_SECRET };
+    // Two sandboxes, so two billing URLs: only the shared HASH_SECRET makes their keys the same.
+    [one, two] = await Promise.all([startStack({ env }), startStack({ env })]);
+  });
+  after(async () => {
+    await Promise.all([one.close(), two.close()]);
+    await redis.stop();
+  });
+
+  it('misses spread over two instances spend one budget; the next is a 429 on either', async () => {
+    for (let i = 1; i <= 5; i += 1) {
+      const res = await (i % 2 ? one : two).post(lookup(5, `AG-93${i}`), from('203.0.113.90'));
+      assert.equal(res.status, 422, `miss ${i}`);
+      await res.body?.cancel();
+    }
+    for (const stack of [one, two]) {
+      const res = await stack.post(paymentA(), from('203.0.113.90'));
+      assert.equal(res.status, 429);
+      assert.equal(await code(res), 'rate_limited');
+    }
+    assert.equal((await two.post(paymentA(), from('203.0.113.91'))).status, 201);
+  });
+});
