@@ -5,8 +5,9 @@
  *
  * In memory, each limiter tracks at most `maxKeys` keys (each lives for its window): at the maximum a new key makes it
  * forget the oldest. A flood of distinct keys can neither grow the relay's memory without bound nor shut out a client
- * it has not seen; what it costs is the count of the key forgotten. In Redis, every call has a deadline (`REDIS_TIMEOUT_MS`): a Redis that
- * stops answering sends each instance to its own memory limiter within it, instead of holding the request.
+ * it has not seen; what it costs is the count of the key forgotten. In Redis, every call has a deadline
+ * (`REDIS_TIMEOUT_MS`): a Redis that stops answering sends each instance to its own memory limiter within it, instead
+ * of holding the request.
  */
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';

@@ -1,6 +1,7 @@
 /**
- * `GET /config` (what the widget may offer) and `POST /payments`, one chain: origin → rate limit per address → body size
- * → validate (the shared model, return URLs) → idempotency → rate limit per agreement → billing call → the answer.
+ * `GET /config` (what the widget may offer) and `POST /payments`, one chain: origin → rate limit per address group →
+ * body size → validate (the shared model, return URLs) → idempotency (a replay checked as a fresh answer) → rate limit
+ * per lookup value → the address's budget of lookups that found nothing → billing call → the answer.
  */
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
