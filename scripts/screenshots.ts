@@ -53,6 +53,8 @@ const relay = await startRelay(
     ALLOWED_ORIGINS: demoUrl,
     PORT: '0',
     STORE_FILE: ':memory:',
+    // The demo page's lookup kinds, personal ones included (docs/security.md, "Lookups").
+    ALLOWED_LOOKUPS: '5 7 15',
   }),
   createLogger('silent'),
 );

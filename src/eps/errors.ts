@@ -72,7 +72,7 @@ export const ERRORS = {
   },
   rate_limited: {
     status: [429],
-    when: 'too many attempts from one address or for one agreement, or calls of `/session` and `/payment-methods` per session or address (`Retry-After`)',
+    when: 'too many attempts from one address (IPv6: one `RATE_LIMIT_IPV6_PREFIX`) or for one lookup value, too many lookups that found nothing from one address (`RATE_LIMIT_NOT_FOUND`), or calls of `/session` and `/payment-methods` per session or address (`Retry-After`)',
   },
   internal_error: {
     status: [500],
@@ -80,7 +80,7 @@ export const ERRORS = {
   },
   billing_error: {
     status: [502],
-    when: 'the billing answered 5xx or 403, refused the relay’s credentials, or answered more than `BILLING_MAX_RESPONSE_BYTES`, something that is not its JSON, or a payment page the relay does not send payers to',
+    when: 'the billing answered 5xx or 403, refused the relay’s credentials, or answered more than `BILLING_MAX_RESPONSE_BYTES`, something that is not its JSON, or a payment page the relay does not send payers to (a replayed answer is checked again)',
   },
   billing_unavailable: {
     status: [502, 503],
@@ -88,7 +88,7 @@ export const ERRORS = {
   },
   store_unavailable: {
     status: [503],
-    when: 'a payment with an `Idempotency-Key` while its store fails (Redis cannot be reached, does not answer within 500 ms, refuses writes or may evict keys — its `maxmemory-policy` is not `noeviction` —, the SQLite file cannot be written), or a rate limiter in memory at its maximum (`RATE_LIMIT_MAX_KEYS`) (`Retry-After`); nothing is sent to the billing',
+    when: 'a payment with an `Idempotency-Key` while its store fails (Redis cannot be reached, does not answer within 500 ms, refuses writes or may evict keys — its `maxmemory-policy` is not `noeviction` —, the SQLite file cannot be written) (`Retry-After`); nothing is sent to the billing',
   },
   not_ready: {
     status: [503],

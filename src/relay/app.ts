@@ -7,6 +7,7 @@ import { Hono, type Context } from 'hono';
 import { requestId } from 'hono/request-id';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { SYSTEM_IDS } from '../eps/systems.js';
+import { addressGroup } from './address-group.js';
 import type { RelayEnv } from './env.js';
 import { answerError, notFound } from './error-answer.js';
 import { corsFor } from './http/cors.js';
@@ -39,16 +40,24 @@ const MAX_REQUEST_ID_LENGTH = 64;
 
 export function createRelayApp(deps: RelayDeps): Hono<RelayEnv> {
   const { config, logger } = deps;
+  // Unset, derived from the billing credentials, which every relay of a fleet shares.
+  const hash = keyedHasher(
+    config.hashSecret ?? `${config.billingBaseUrl}\0${config.billingUsername}\0${config.billingPassword}`,
+  );
+  const clientIp = (c: Context) =>
+    (config.trustProxy && c.req.header(config.trustProxy)?.split(',').at(-1)?.trim()) || deps.socketAddress?.(c);
   const routeDeps: RouteDeps = {
     ...deps,
     metrics: deps.metrics ?? createMetrics(),
     limiters: deps.limiters ?? createLimiters(config),
     allowed: new Set(config.allowedOrigins),
     offered: SYSTEM_IDS.filter((id) => config.epsUuids[id]),
-    // Derived from the billing credentials, which every relay of a fleet shares.
-    hash: keyedHasher(`${config.billingBaseUrl}\0${config.billingUsername}\0${config.billingPassword}`),
-    clientIp: (c) =>
-      (config.trustProxy && c.req.header(config.trustProxy)?.split(',').at(-1)?.trim()) || deps.socketAddress?.(c),
+    hash,
+    clientIp,
+    clientKey: (c) => {
+      const address = clientIp(c);
+      return address && hash('address', addressGroup(address, config.rateLimitIpv6Prefix));
+    },
     widgetAssets: deps.widgetAssets ?? (async () => null),
   };
 

@@ -6,6 +6,7 @@
 import { pino } from 'pino';
 import { canonicalAmount, toMinorUnits } from '../eps/amount.js';
 import { DEFAULT_AUTOPAY_LEAD_DAYS, isAutopayLeadDays, MAX_AUTOPAY_LEAD_DAYS } from '../eps/autopay.js';
+import { IMPERSONAL_LOOKUP_KINDS } from '../eps/lookup-key.js';
 import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../eps/lookup.js';
 import { MIN_SECRET_BYTES } from './session.js';
 import { DEFAULT_AGREEMENT_NOT_FOUND_TEXT } from './billing/agreement-not-found.js';
@@ -261,10 +262,9 @@ export const VARIABLES = {
   }),
   ALLOWED_LOOKUPS: variable({
     group: 'payments',
-    default: LOOKUP_KINDS.join(' '),
-    empty: 'all kinds',
+    default: IMPERSONAL_LOOKUP_KINDS.join(' '),
     must: `list agreement lookup kinds among ${LOOKUP_KINDS.join(', ')}`,
-    description: 'agreement lookup kinds offered',
+    description: `agreement lookup kinds offered; by default only the numbers and codes printed on a bill — a login (1), full name (4), e-mail (7) or taxpayer number (15) is offered only when listed here, and then a public page tells whoever asks whether a customer by that value exists (see "Lookups" in docs/security.md); all: \`${LOOKUP_KINDS.join(' ')}\``,
     parse: (t) => {
       const kinds = list(t).map(Number);
       return kinds.length && kinds.every(isLookupKind) ? (kinds as LookupKind[]) : INVALID;
@@ -421,6 +421,14 @@ export const VARIABLES = {
       'with Redis: the secret the fleet’s billing token is sealed under (AES-256-GCM); unset: a key derived from the billing credentials',
     parse: secretKey,
   }),
+  HASH_SECRET: variable({
+    group: 'stores',
+    secret: true,
+    must: `be at least ${MIN_SECRET_BYTES} bytes (for example: openssl rand -base64 48)`,
+    description:
+      'the key of the keyed digests (HMAC-SHA-256) that stand for personal values in the stores — rate-limit keys (lookup values, client addresses, session agreements) and idempotency fingerprints; every instance of a fleet needs the same one. Unset: a key derived from the billing credentials',
+    parse: secretKey,
+  }),
   IDEMPOTENCY_TTL_SECONDS: variable({
     group: 'stores',
     default: '86400',
@@ -432,14 +440,34 @@ export const VARIABLES = {
     group: 'limits',
     default: '30/60',
     must: perSeconds('30/60'),
-    description: 'payment attempts per client address per seconds',
+    description: 'payment attempts per client address (IPv6: per `RATE_LIMIT_IPV6_PREFIX`) per seconds',
     parse: rateLimit,
+  }),
+  RATE_LIMIT_NOT_FOUND: variable({
+    group: 'limits',
+    default: '5/600',
+    must: perSeconds('5/600'),
+    description:
+      'payments whose lookup finds no agreement (422 `agreement_not_found`) per client address per seconds; past it every payment from the address is a 429 until the window ends — a payer who mistypes once or twice is not slowed, a page probing for customers is',
+    parse: rateLimit,
+  }),
+  RATE_LIMIT_IPV6_PREFIX: variable({
+    group: 'limits',
+    default: '64',
+    must: 'be a prefix length from 32 to 128',
+    description:
+      'IPv6 clients are counted by the first this many bits of their address (a subscriber is usually given a whole /64); an IPv4-mapped address counts as its IPv4 address',
+    parse: (t) => {
+      const n = integer(t);
+      return n === INVALID || n < 32 || n > 128 ? INVALID : n;
+    },
   }),
   RATE_LIMIT_AGREEMENT: variable({
     group: 'limits',
     default: '10/60',
     must: perSeconds('10/60'),
-    description: 'payment attempts per agreement lookup value per seconds',
+    description:
+      'payment attempts per agreement lookup value per seconds (spaces at the ends and between words, and letter case except in a login, do not make another value)',
     parse: rateLimit,
   }),
   RATE_LIMIT_SESSION: variable({
@@ -462,7 +490,7 @@ export const VARIABLES = {
     default: '100000',
     must: 'be a number of keys, greater than 0',
     description:
-      'in memory (no Redis, or while Redis does not answer): the most keys (addresses, agreements, sessions) each rate limiter tracks within its window; past it a request under a new key is a 503 `store_unavailable` with `Retry-After`',
+      'in memory (no Redis, or while Redis does not answer): the most keys (address groups, lookup values, sessions) each rate limiter tracks within its window; past it a new key makes it forget the oldest (the nearest the end of its window)',
     parse: positive,
   }),
   SESSION_SECRET: variable({

@@ -2,7 +2,7 @@
  * The relay's configuration, read once from the environment and checked as a whole: a bad start names every bad or
  * missing variable at once. The variables are one table (config-variables.ts); this is what the code reads of them.
  */
-import { LOOKUP_KINDS, type LookupKind } from '../eps/lookup.js';
+import type { LookupKind } from '../eps/lookup.js';
 import { SYSTEM_IDS, type SystemId } from '../eps/systems.js';
 import { isLoopbackHost } from '../eps/url.js';
 import type { AgreementNotFoundRule } from './billing/agreement-not-found.js';
@@ -57,6 +57,12 @@ export interface RelayConfig {
   trustProxy?: string;
   rateLimitIp: RateLimit;
   rateLimitAgreement: RateLimit;
+  /** Payments whose lookup found no agreement, per client address group. */
+  rateLimitNotFound: RateLimit;
+  /** IPv6 clients count by this many leading bits of their address. */
+  rateLimitIpv6Prefix: number;
+  /** The key of the keyed digests kept in stores; unset: one derived from the billing credentials. */
+  hashSecret?: string;
   idempotencyTtlSeconds: number;
   /** The key that checks client sessions (HS256, at least 32 bytes); unset: the payment-method endpoints are off. */
   sessionSecret?: string;
@@ -172,7 +178,7 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     maxAmount: v.MAX_AMOUNT!.minor,
     maxAmountText: v.MAX_AMOUNT!.text,
     autopayLeadDays: v.AUTOPAYMENT_LEAD_DAYS!,
-    lookups: v.ALLOWED_LOOKUPS ?? [...LOOKUP_KINDS],
+    lookups: v.ALLOWED_LOOKUPS!,
     redirectUrlKeys: v.REDIRECT_URL_KEYS!,
     billingTimeoutMs: v.BILLING_TIMEOUT_MS!,
     tokenTtlUnit: v.BILLING_TOKEN_TTL_UNIT!,
@@ -196,6 +202,9 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     ...(v.TRUST_PROXY && { trustProxy: v.TRUST_PROXY }),
     rateLimitIp: v.RATE_LIMIT_IP!,
     rateLimitAgreement: v.RATE_LIMIT_AGREEMENT!,
+    rateLimitNotFound: v.RATE_LIMIT_NOT_FOUND!,
+    rateLimitIpv6Prefix: v.RATE_LIMIT_IPV6_PREFIX!,
+    ...(v.HASH_SECRET && { hashSecret: v.HASH_SECRET }),
     idempotencyTtlSeconds: v.IDEMPOTENCY_TTL_SECONDS!,
     ...(v.SESSION_SECRET && { sessionSecret: v.SESSION_SECRET }),
     paymentMethodsAgreementParam: v.PAYMENT_METHODS_AGREEMENT_PARAM!,

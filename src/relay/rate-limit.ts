@@ -1,11 +1,13 @@
 /**
- * Rate limits with rate-limiter-flexible: per client IP, per agreement lookup value and per client session, in memory
+ * Rate limits with rate-limiter-flexible: per client address group, per agreement lookup value, per client session
+ * and, for lookups that find no agreement, per address group again (keys are keyed digests, keyed-hash.ts), in memory
  * or in Redis (shared by every relay instance). A refused request is a 429 with `Retry-After`.
  *
- * In memory, each limiter tracks at most `maxKeys` keys (each lives for its window): at the maximum a request under a
- * new key is a 503 with `Retry-After` — a flood of distinct keys cannot grow the relay's memory without bound, and
- * forgetting a key early would reset its count. In Redis, every call has a deadline (`REDIS_TIMEOUT_MS`): a Redis that
- * stops answering sends each instance to its own memory limiter within it, instead of holding the request.
+ * In memory, each limiter tracks at most `maxKeys` keys (each lives for its window): at the maximum a new key makes it
+ * forget the oldest. A flood of distinct keys can neither grow the relay's memory without bound nor shut out a client
+ * it has not seen; what it costs is the count of the key forgotten. In Redis, every call has a deadline
+ * (`REDIS_TIMEOUT_MS`): a Redis that stops answering sends each instance to its own memory limiter within it, instead
+ * of holding the request.
  */
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
@@ -32,20 +34,19 @@ export interface RateLimit {
  */
 export const REDIS_TIMEOUT_MS = 500;
 
-/** A memory limiter that refuses (503) a new key once it tracks `maxKeys`. */
+/**
+ * A memory limiter that tracks at most `maxKeys` keys: past it, a new key makes it forget the oldest one. Every window
+ * lasts `duration` from a key's first point, so the oldest key is the one nearest its end, the least count to lose.
+ */
 class BoundedMemoryLimiter extends RateLimiterMemory {
-  readonly #keys: Map<string, unknown>;
+  /** Each key's window end (epoch ms), in the order the windows began. */
+  readonly #ends = new Map<string, number>();
 
   constructor(
     options: IRateLimiterOptions,
     private readonly maxKeys: number,
   ) {
     super(options);
-    // rate-limiter-flexible's memory storage: a Map of key → record, each deleted by its own timer when its window ends.
-    const storage = (this as unknown as { _memoryStorage?: { _storage?: unknown } })._memoryStorage?._storage;
-    if (!(storage instanceof Map))
-      throw new Error('rate-limiter-flexible: the memory storage is not a Map (library changed)');
-    this.#keys = storage as Map<string, unknown>;
   }
 
   override consume(
@@ -53,15 +54,21 @@ class BoundedMemoryLimiter extends RateLimiterMemory {
     points?: number,
     options?: { [key: string]: unknown },
   ): Promise<RateLimiterRes> {
-    if (this.#keys.size >= this.maxKeys && !this.#keys.has(this.getKey(key))) {
-      return Promise.reject(
-        new RelayError(503, 'store_unavailable', 'The relay tracks as many clients as it may; try again in a moment.', {
-          billingReached: false,
-          retryAfterSeconds: this.duration,
-        }),
-      );
-    }
+    this.#admit(String(key));
     return super.consume(key, points, options);
+  }
+
+  #admit(key: string): void {
+    const now = Date.now();
+    if ((this.#ends.get(key) ?? 0) > now) return;
+    this.#ends.delete(key);
+    for (const [oldest, end] of this.#ends) {
+      if (end > now && this.#ends.size < this.maxKeys) break;
+      this.#ends.delete(oldest);
+      // Ended windows are gone from the library's store already (each by its own timer).
+      if (end > now) void this.delete(oldest);
+    }
+    this.#ends.set(key, now + this.duration * 1000);
   }
 }
 
@@ -84,7 +91,7 @@ export function createLimiter(
   }) as unknown as RateLimiterAbstract;
 }
 
-/** The relay's four limiters, in Redis when one is given, each bounded in memory by `RATE_LIMIT_MAX_KEYS`. */
+/** The relay's limiters, in Redis when one is given, each bounded in memory by `RATE_LIMIT_MAX_KEYS`. */
 export function createLimiters(
   config: LimitsConfig,
   redis?: RedisConnection,
@@ -96,10 +103,11 @@ export function createLimiters(
     agreement: limiter('agreement', config.rateLimitAgreement),
     session: limiter('session', config.rateLimitSession),
     sessionIp: limiter('session-ip', config.rateLimitSessionIp),
+    notFound: limiter('not-found', config.rateLimitNotFound),
   };
 }
 
-export type LimiterName = 'ip' | 'agreement' | 'session' | 'sessionIp';
+export type LimiterName = 'ip' | 'agreement' | 'session' | 'sessionIp' | 'notFound';
 
 /** The part of the relay's configuration the limiters read. */
 interface LimitsConfig {
@@ -107,6 +115,7 @@ interface LimitsConfig {
   rateLimitAgreement: RateLimit;
   rateLimitSession: RateLimit;
   rateLimitSessionIp: RateLimit;
+  rateLimitNotFound: RateLimit;
   rateLimitMaxKeys: number;
   /** The start of the limiters' keys in Redis (`REDIS_KEY_PREFIX`). */
   redisKeyPrefix?: string;
@@ -135,5 +144,43 @@ export function rateLimit(
       }
     }
     await next();
+  });
+}
+
+/**
+ * Limits the requests whose outcome `counts` picks (a lookup that found no agreement) rather than all of them: each
+ * such outcome spends a point of `keyOf(c)`'s budget, and once it is spent every request under that key is refused
+ * before it goes on. Concurrent requests may each pass the check before the first is counted: the limit per address
+ * bounds how many.
+ */
+export function limitOutcome(
+  limiter: RateLimiterAbstract,
+  keyOf: (c: Context<RelayEnv>) => string | undefined,
+  counts: (outcome: unknown) => boolean,
+  onReject?: () => void,
+  message = 'Too many attempts with values that found nothing; try again later.',
+) {
+  return createMiddleware<RelayEnv>(async (c, next) => {
+    const key = keyOf(c);
+    if (key === undefined) return next();
+    const spent = await limiter.get(key);
+    if (spent && spent.remainingPoints <= 0 && spent.msBeforeNext > 0) {
+      onReject?.();
+      throw new RelayError(429, 'rate_limited', message, {
+        billingReached: false,
+        retryAfterSeconds: Math.max(1, Math.ceil(spent.msBeforeNext / 1000)),
+      });
+    }
+    let failure: unknown;
+    try {
+      await next();
+    } catch (error) {
+      failure = error;
+    }
+    if (counts(failure ?? c.error)) {
+      // Over the budget already (a concurrent request), or a store that failed: the answer goes out all the same.
+      await limiter.consume(key).catch(() => undefined);
+    }
+    if (failure !== undefined) throw failure;
   });
 }

@@ -20,7 +20,9 @@ describe('relay configuration', () => {
     assert.equal(config.port, 8787);
     assert.equal(config.maxAmount, 10_000_000n);
     assert.equal(config.maxAmountText, '100000.00');
-    assert.deepEqual(config.lookups, [1, 4, 5, 6, 7, 8, 10, 11, 14, 15]);
+    assert.deepEqual(config.lookups, [5, 6, 8, 10, 11, 14]);
+    assert.deepEqual(config.rateLimitNotFound, { points: 5, seconds: 600 });
+    assert.equal(config.rateLimitIpv6Prefix, 64);
     assert.deepEqual(config.redirectUrlKeys, ['confirmation_url', 'payment_url', 'redirect_url', 'url']);
   });
 

@@ -21,6 +21,7 @@ export async function startStack(options: { sandbox?: SandboxOptions; env?: Reco
     // Generous limits: the suites send many payments from one address for one agreement; rate-limit tests lower them.
     RATE_LIMIT_IP: '100000/60',
     RATE_LIMIT_AGREEMENT: '100000/60',
+    RATE_LIMIT_NOT_FOUND: '100000/60',
     // Keys in this process only; the suites that restart a relay give it a file.
     STORE_FILE: ':memory:',
     ...options.env,
@@ -65,6 +66,9 @@ export const paymentA = (extra: Record<string, unknown> = {}) => ({
   agreement_param_value: 'AG-1001',
   eps_params: params({ confirmation_type: 'redirect', confirmation_return_url: `${SHOP}/paid`, ...extra }),
 });
+
+/** Every agreement lookup kind (the relay offers only the impersonal ones unless told). */
+export const ALL_LOOKUPS = '1 4 5 6 7 8 10 11 14 15';
 
 /** The bodies of `POST /eps_payments` that reached the billing. */
 export const epsCalls = (stack: Stack) =>

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { CREDENTIALS, SHOP, epsCalls, params, paymentA, startStack, type Stack } from './harness.js';
+import { ALL_LOOKUPS, CREDENTIALS, SHOP, epsCalls, params, paymentA, startStack, type Stack } from './harness.js';
 
 /** A POST whose body streams in chunks, without a Content-Length. */
 function postChunked(url: string, text: string) {
@@ -22,7 +22,7 @@ function postChunked(url: string, text: string) {
 describe('relay → sandbox: payments', () => {
   let stack: Stack;
   before(async () => {
-    stack = await startStack();
+    stack = await startStack({ env: { ALLOWED_LOOKUPS: ALL_LOOKUPS } });
   });
   after(() => stack.close());
 
@@ -371,7 +371,7 @@ describe('relay → sandbox: payments', () => {
 describe('relay → sandbox: a system without its EPS_UUID', () => {
   let stack: Stack;
   before(async () => {
-    stack = await startStack({ env: { EPS_UUID_B: '' } });
+    stack = await startStack({ env: { EPS_UUID_B: '', ALLOWED_LOOKUPS: ALL_LOOKUPS } });
   });
   after(() => stack.close());
 

@@ -4,9 +4,9 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { SHOP, epsCalls, params, paymentA, startStack, type Stack } from './harness.js';
+import { ALL_LOOKUPS, SHOP, epsCalls, params, paymentA, startStack, type Stack } from './harness.js';
 
-/** Control and invisible format characters, each once. */
+/** Control, invisible and unassigned characters, each once. */
 const DIRTY = [
   '\u0000',
   '\t',
@@ -25,12 +25,23 @@ const DIRTY = [
   '\u2066',
   '\ufeff',
   '\ud800',
+  // Default-ignorable (Hangul fillers, the combining grapheme joiner, a variation selector), private-use, unassigned.
+  '\u3164',
+  '\u115f',
+  '\uffa0',
+  '\u034f',
+  '\ufe0f',
+  '\ue000',
+  '\u{f0000}',
+  '\u0378',
+  '\ufdd0',
+  '\uffff',
 ];
 
 describe('relay: forwarded text is clean (issue 12.1)', () => {
   let stack: Stack;
   before(async () => {
-    stack = await startStack();
+    stack = await startStack({ env: { ALLOWED_LOOKUPS: ALL_LOOKUPS } });
   });
   after(() => stack.close());
 

@@ -35,6 +35,9 @@ export async function startE2eStack(pageOrigins: string[]) {
       SESSION_SECRET,
       RATE_LIMIT_IP: '10000/60',
       RATE_LIMIT_AGREEMENT: '10000/60',
+      // The tests look agreements up by e-mail too, and miss on purpose more often than a payer would.
+      ALLOWED_LOOKUPS: '1 4 5 6 7 8 10 11 14 15',
+      RATE_LIMIT_NOT_FOUND: '10000/60',
     }),
     createLogger('silent'),
   );
@@ -291,6 +294,7 @@ class ProcessRelay {
         LOG_LEVEL: 'warn',
         RATE_LIMIT_IP: '10000/60',
         RATE_LIMIT_AGREEMENT: '10000/60',
+        RATE_LIMIT_NOT_FOUND: '10000/60',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

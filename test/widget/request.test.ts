@@ -37,6 +37,18 @@ describe('the payment request built from the form', () => {
     }
   });
 
+  it('this browser refuses invisible, private-use and unassigned characters as the relay does', () => {
+    for (const c of ['\u3164', '\u115f', '\uffa0', '\u034f', '\ufe0f', '\ue000', '\u0378', '\ufdd0', '\u{f0000}']) {
+      const label = `U+${c.codePointAt(0)!.toString(16)}`;
+      const lookup = checkPayment(buildPaymentRequest(form({ lookupValue: `AG${c}1` }), all), rules);
+      expect(lookup, label).to.have.property('ok', false);
+      const name = checkPayment(buildPaymentRequest(form({ system: 'B', name: `Ivan${c}Petrov` }), all), rules);
+      expect(name, label).to.have.property('ok', false);
+    }
+    const clean = checkPayment(buildPaymentRequest(form({ system: 'B', name: 'Иван Петров 김민준 😀' }), all), rules);
+    expect(clean).to.have.property('ok', true);
+  });
+
   it('sends only the texts a system takes, trimmed, and none that are empty', () => {
     expect(names('A', { name: 'N', comment: '  ' })).to.deep.equal(['confirmation_type', 'confirmation_return_url']);
     expect(names('B', { name: ' N ' })).to.deep.equal(['confirmation_return_url', 'return_url_fail', 'name']);

@@ -5,17 +5,19 @@
  * it died, or could not store the answer, after the request may have reached the billing) — such a key is never sent
  * again. Runs after validation, so refused input is never stored.
  */
-import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ValidPayment } from '../../eps/request.js';
 import type { RelayEnv } from '../env.js';
 import { RelayError } from '../errors.js';
+import type { KeyedHash } from '../keyed-hash.js';
 import type { Claim, IdempotencyStore } from './store.js';
 
 export interface IdempotencyOptions {
   store: IdempotencyStore;
+  /** Makes the request's fingerprint (nothing personal is stored in clear). */
+  hash: KeyedHash;
   /** How long answers are kept. */
   ttlMs: number;
   /** How long a key's lease lasts while its request runs (longer than any billing call can take). */
@@ -27,14 +29,14 @@ export interface IdempotencyOptions {
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
-export function idempotency({ store, ttlMs, leaseMs, onReplay, onStoreError }: IdempotencyOptions) {
+export function idempotency({ store, hash, ttlMs, leaseMs, onReplay, onStoreError }: IdempotencyOptions) {
   return createMiddleware<RelayEnv>(async (c, next) => {
     const key = c.req.header('idempotency-key');
     if (key === undefined) return next();
     if (!KEY.test(key)) {
       throw new RelayError(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1–255 visible ASCII characters.');
     }
-    const fingerprint = paymentFingerprint(c.get('payment'));
+    const fingerprint = paymentFingerprint(hash, c.get('payment'));
     let claim: Claim;
     try {
       claim = await store.claim(key, fingerprint, { leaseMs, ttlMs });
@@ -108,11 +110,10 @@ const STORE_RETRY_MAX_MS = 5_000;
 const REPLAY_HEADERS = { 'content-type': 'application/json', 'idempotent-replayed': 'true' };
 
 /**
- * SHA-256 of the validated request: the same payment gives the same fingerprint, however its JSON was written.
- * `node:crypto` (also in Deno, Bun and Workers' Node compatibility) rather than Web Crypto: `subtle.digest` is a job
- * on Node's thread pool, measured at a seventh of the relay's CPU per keyed payment for a few hundred bytes.
+ * The keyed digest (keyed-hash.ts) of the validated request: the same payment gives the same fingerprint, however its
+ * JSON was written, and a store that leaks cannot have its lookup values guessed back from a plain hash.
  */
-export function paymentFingerprint(payment: ValidPayment): string {
+export function paymentFingerprint(hash: KeyedHash, payment: ValidPayment): string {
   const canonical = JSON.stringify([
     payment.system,
     payment.amount,
@@ -120,5 +121,5 @@ export function paymentFingerprint(payment: ValidPayment): string {
     payment.agreement_param_value,
     Object.entries(payment.params).sort(([a], [b]) => (a < b ? -1 : 1)),
   ]);
-  return createHash('sha256').update(canonical).digest('hex');
+  return hash('fingerprint', canonical);
 }

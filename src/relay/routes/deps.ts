@@ -29,6 +29,8 @@ export interface RouteDeps {
   hash: KeyedHash;
   /** The client's address: the trusted proxy's header, else the socket's. */
   clientIp: (c: Context) => string | undefined;
+  /** What the limits per address count: the digest of the client's address group (address-group.ts). */
+  clientKey: (c: Context) => string | undefined;
   /** The built widget bundles to serve; `null` when they have not been built. */
   widgetAssets: () => Promise<WidgetAssets | null>;
 }

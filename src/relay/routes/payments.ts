@@ -1,9 +1,13 @@
 /**
- * `GET /config` (what the widget may offer) and `POST /payments`, one chain: origin → rate limit per address → body size
- * → validate (the shared model, return URLs) → idempotency → rate limit per agreement → billing call → the answer.
+ * `GET /config` (what the widget may offer) and `POST /payments`, one chain: origin → rate limit per address group →
+ * body size → validate (the shared model, return URLs) → idempotency (a replay checked as a fresh answer) → rate limit
+ * per lookup value → the address's budget of lookups that found nothing → billing call → the answer.
  */
 import { Hono } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { isRecord } from '../../eps/is-record.js';
 import type { PaymentAnswer, PaymentOptions } from '../../eps/relay-api.js';
+import { lookupValueKey } from '../../eps/lookup-key.js';
 import type { ValidPayment } from '../../eps/request.js';
 import { canSaveMethod, SYSTEMS } from '../../eps/systems.js';
 import { paymentPage } from '../../eps/url.js';
@@ -14,7 +18,8 @@ import { jsonAnswer } from '../error-answer.js';
 import { RelayError } from '../errors.js';
 import { limitBody, requireAllowedOrigin } from '../http/guards.js';
 import { idempotency } from '../idempotency/middleware.js';
-import { rateLimit } from '../rate-limit.js';
+import type { KeyedHash } from '../keyed-hash.js';
+import { limitOutcome, rateLimit } from '../rate-limit.js';
 import { validatePayment } from '../validate-payment.js';
 import type { RouteDeps } from './deps.js';
 
@@ -38,12 +43,14 @@ export function paymentRoutes(deps: RouteDeps): Hono<RelayEnv> {
   routes.post(
     '/payments',
     requireAllowedOrigin(allowed),
-    rateLimit(limiters.ip, deps.clientIp, () => metrics.rateLimited.inc({ limit: 'ip' })),
+    rateLimit(limiters.ip, deps.clientKey, () => metrics.rateLimited.inc({ limit: 'ip' })),
     limitBody(MAX_BODY_BYTES),
     validatePayment({ maxAmount: config.maxAmount, systems: offered, lookups: config.lookups }, allowed),
+    checkReplayedAnswer,
     // Before the agreement's limit: a retry of an answered payment gets its answer, not a 429.
     idempotency({
       store: deps.idempotencyStore,
+      hash: deps.hash,
       ttlMs: config.idempotencyTtlSeconds * 1000,
       leaseMs: leaseMs(config),
       onReplay: () => metrics.idempotentReplays.inc(),
@@ -52,8 +59,14 @@ export function paymentRoutes(deps: RouteDeps): Hono<RelayEnv> {
     }),
     rateLimit(
       limiters.agreement,
-      (c) => agreementKey(c.get('payment')),
+      (c) => agreementKey(deps.hash, c.get('payment')),
       () => metrics.rateLimited.inc({ limit: 'agreement' }),
+    ),
+    limitOutcome(
+      limiters.notFound,
+      deps.clientKey,
+      (outcome) => outcome instanceof RelayError && outcome.code === 'agreement_not_found',
+      () => metrics.rateLimited.inc({ limit: 'not_found' }),
     ),
     async (c) => {
       const payment = c.get('payment');
@@ -70,8 +83,10 @@ export function paymentRoutes(deps: RouteDeps): Hono<RelayEnv> {
   return routes;
 }
 
-function agreementKey(payment: ValidPayment): string {
-  return `${payment.agreement_param_id}:${payment.agreement_param_value.toLowerCase()}`;
+/** The digest of the lookup, its value written as every writing of it is (the same value, however spaced). */
+function agreementKey(hash: KeyedHash, payment: ValidPayment): string {
+  const kind = payment.agreement_param_id;
+  return hash('lookup', String(kind), lookupValueKey(kind, payment.agreement_param_value));
 }
 
 /**
@@ -90,14 +105,34 @@ export function findRedirectUrl(response: Record<string, unknown>, keys: string[
     if (page !== null) return page;
     unsafe = true;
   }
-  if (unsafe)
-    throw new RelayError(
-      502,
-      'billing_error',
-      'The billing service answered a payment page the relay does not send clients to.',
-    );
+  if (unsafe) throw unsafePage();
   return undefined;
 }
+
+const unsafePage = () =>
+  new RelayError(
+    502,
+    'billing_error',
+    'The billing service answered a payment page the relay does not send clients to.',
+  );
+
+/**
+ * A replayed 201 passes the check its fresh answer passed (`findRedirectUrl`): a stored answer altered in the store
+ * sends no client to a page the billing's own answer could not have.
+ */
+const checkReplayedAnswer = createMiddleware<RelayEnv>(async (c, next) => {
+  await next();
+  if (c.res.status !== 201 || c.res.headers.get('idempotent-replayed') !== 'true') return;
+  const answer: unknown = await c.res
+    .clone()
+    .json()
+    .catch(() => null);
+  const page = isRecord(answer) ? answer.redirect_url : null;
+  if (page === undefined || (typeof page === 'string' && paymentPage(page) === page)) return;
+  // The error's answer takes on the headers of the answer it replaces.
+  c.res.headers.delete('idempotent-replayed');
+  throw unsafePage();
+});
 
 /**
  * What the browser gets of the billing's payment object: its `payment_id` and the fields the merchant lists in

@@ -33,11 +33,11 @@ export function sessionRoutes(deps: RouteDeps): Hono<RelayEnv> {
     await next();
   });
   const requireSession = [
-    rateLimit(limiters.sessionIp, deps.clientIp, () => metrics.rateLimited.inc({ limit: 'session_ip' }), LIMITED),
+    rateLimit(limiters.sessionIp, deps.clientKey, () => metrics.rateLimited.inc({ limit: 'session_ip' }), LIMITED),
     verifySession,
     rateLimit(
       limiters.session,
-      (c) => `${c.get('session').agreementId}`,
+      (c) => deps.hash('session', String(c.get('session').agreementId)),
       () => metrics.rateLimited.inc({ limit: 'session' }),
       LIMITED,
     ),
