@@ -1,15 +1,23 @@
-/** What the platform running the relay asks of it: liveness, readiness (the billing answers now), and metrics. */
+/**
+ * What the platform running the relay asks of it: liveness, readiness (the billing answers now, and the key store can
+ * take a claim now), and metrics.
+ */
 import { Hono } from 'hono';
 import type { RelayEnv } from '../env.js';
 import { RelayError } from '../errors.js';
 import type { RouteDeps } from './deps.js';
 
-export function operationRoutes({ billing, metrics }: RouteDeps): Hono<RelayEnv> {
+export function operationRoutes({ billing, metrics, idempotencyStore }: RouteDeps): Hono<RelayEnv> {
   const routes = new Hono<RelayEnv>();
 
   routes.get('/healthz', (c) => c.json({ status: 'ok' }));
 
   routes.get('/readyz', async (c) => {
+    try {
+      await idempotencyStore.probe?.();
+    } catch (error) {
+      throw new RelayError(503, 'not_ready', 'The relay’s key store cannot record a payment now.', { cause: error });
+    }
     try {
       await billing.ready();
     } catch (error) {

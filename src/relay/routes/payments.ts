@@ -57,7 +57,7 @@ export function paymentRoutes(deps: RouteDeps): Hono<RelayEnv> {
     ),
     async (c) => {
       const payment = c.get('payment');
-      const response = await billing.createPayment(payment, config.epsUuids[payment.system]!);
+      const response = await billing.createPayment(payment, config.epsUuids[payment.system]!, c.get('beforeBilling'));
       const redirectUrl = findRedirectUrl(response, config.redirectUrlKeys);
       c.set('logFields', { system: payment.system, amount: payment.amount, redirect: Boolean(redirectUrl) });
       const answer: PaymentAnswer = {
