@@ -8,7 +8,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -296,6 +296,30 @@ describe('SQLite store: its file', () => {
     await clock.elapse(60_000); // past the TTL
     assert.deepEqual(await third.claim(held, 'fp-B', times), claimed);
     await third.close();
+  });
+
+  it('its file, -wal and -shm are the owner’s alone (0600), whatever the umask; an older 0644 file is made so', async () => {
+    const dir = tempDir();
+    const old = process.umask(0o022);
+    try {
+      const file = join(dir, 'keys.db');
+      const store = await openSqliteStore(file);
+      await store.claim(randomUUID(), 'fp-A', { id: randomUUID(), leaseMs: 1_000, ttlMs: 60_000 });
+      const modes = (path: string) => ['', '-wal', '-shm'].map((end) => statSync(path + end).mode & 0o777);
+      assert.deepEqual(modes(file), [0o600, 0o600, 0o600]);
+      await store.close();
+
+      const loose = join(dir, 'loose.db');
+      const looseStore = await openSqliteStore(loose);
+      await looseStore.claim(randomUUID(), 'fp-A', { id: randomUUID(), leaseMs: 1_000, ttlMs: 60_000 });
+      for (const end of ['', '-wal', '-shm']) chmodSync(loose + end, 0o644);
+      const again = await openSqliteStore(loose);
+      assert.deepEqual(modes(loose), [0o600, 0o600, 0o600]);
+      await again.close();
+      await looseStore.close();
+    } finally {
+      process.umask(old);
+    }
   });
 
   it('writers in parallel threads on one file: each key is claimed exactly once', { timeout: 10_000 }, async () => {
