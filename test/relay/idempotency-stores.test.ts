@@ -7,6 +7,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -377,6 +378,57 @@ describe('SQLite store: its file', () => {
     }
     assert.equal((check.raw as SqliteIdempotencyStore).size, keys.length);
     await check.close();
+  });
+});
+
+describe('SQLite store: a disk that takes no more writes', () => {
+  it('every write throws (claim, mark, answer, release, probe), never reports success; with room, all work again', async () => {
+    // In a process of its own, SIGXFSZ ignored: past its file size limit (set on itself with prlimit) a write fails
+    // as on a full disk, after SQLite has done the statement's work in memory, at its commit.
+    const code = `
+      import { execFileSync } from 'node:child_process';
+      import { statSync } from 'node:fs';
+      const { tsImport } = await import(process.env.TSX);
+      const { openSqliteStore } = await tsImport(process.env.MODULE, process.env.MODULE);
+      const file = process.env.FILE;
+      const limit = (size) => execFileSync('prlimit', ['--pid', String(process.pid), '--fsize=' + size + ':']);
+      const times = (id) => ({ id, leaseMs: 60000, ttlMs: 600000 });
+      const store = await openSqliteStore(file);
+      await store.claim('held', 'fp', times('c1'));
+      await store.claim('sent', 'fp', times('c2'));
+      await store.sending('sent', 'c2');
+      const outcome = async (write) => write().then(() => 'done', (error) => 'threw: ' + error.message);
+      const writes = {
+        claim: () => store.claim('new', 'fp', times('c3')),
+        sending: () => store.sending('held', 'c1'),
+        complete: () => store.complete('sent', 'fp', { status: 201, body: '{}' }, 600000),
+        release: () => store.release('held', 'c1'),
+        probe: () => store.probe(),
+      };
+      const full = {};
+      limit(statSync(file + '-wal').size);
+      for (const [name, write] of Object.entries(writes)) full[name] = await outcome(write);
+      limit('unlimited');
+      const room = {};
+      for (const [name, write] of Object.entries(writes)) room[name] = await outcome(write);
+      console.log(JSON.stringify({ full, room }));
+      await store.close();`;
+    const output = await new Promise<string>((resolve, reject) => {
+      const child = spawn(
+        '/bin/sh',
+        ['-c', `trap '' XFSZ; exec "$@"`, 'sh', process.execPath, '--input-type=module', '-e', code],
+        { env: { ...process.env, TSX: WORKER_ENV.tsx, MODULE: WORKER_ENV.module, FILE: join(tempDir(), 'keys.db') } },
+      );
+      let out = '';
+      child.stdout.on('data', (chunk) => (out += chunk));
+      child.stderr.on('data', (chunk) => (out += chunk));
+      child.once('exit', (exitCode) =>
+        exitCode === 0 ? resolve(out) : reject(new Error(`exited ${exitCode}: ${out}`)),
+      );
+    });
+    const { full, room } = JSON.parse(output) as Record<'full' | 'room', Record<string, string>>;
+    for (const [write, outcome] of Object.entries(full!)) assert.match(outcome, /^threw: /, `${write} on a full disk`);
+    assert.deepEqual(room, { claim: 'done', sending: 'done', complete: 'done', release: 'done', probe: 'done' });
   });
 });
 
