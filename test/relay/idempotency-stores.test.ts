@@ -557,4 +557,25 @@ describe('Redis store: a Redis that stops answering mid-claim', () => {
     assert.deepEqual(await store.claim(answered, 'fp-C', times), done('fp-A'));
     assert.deepEqual(await store.claim(held, 'fp-C', times), inFlight('fp-A'));
   });
+
+  it('a mark refused at its deadline and applied late is undone by the release sent after it: the key is free', async () => {
+    const key = randomUUID();
+    const times = { leaseMs: 10_000, ttlMs: 60_000 };
+    const store = tracked(new RedisIdempotencyStore(client, 'billing-pay:', 150));
+    assert.deepEqual(await store.claim(key, 'fp-A', times), claimed);
+    redis!.freeze();
+    try {
+      await assert.rejects(store.sending(key), StoreTimeoutError);
+      await assert.rejects(store.release(key), StoreTimeoutError);
+    } finally {
+      redis!.thaw();
+    }
+    // Nothing was sent: once the server has run both, a retry claims the key (never in flight, then unknown, for good).
+    let retry: Claim = { kind: 'unknown', fingerprint: '' };
+    for (const until = Date.now() + 2_000; Date.now() < until; await sleep(20)) {
+      retry = await store.claim(key, 'fp-B', times);
+      if (retry.kind !== 'in_flight') break;
+    }
+    assert.deepEqual(retry, claimed);
+  });
 });
