@@ -2,8 +2,8 @@
  * The idempotency stores against their contract (src/relay/idempotency/store.ts), each on its own: one suite run on
  * SQLite in memory (with a clock of the test's own), SQLite in a file (two connections, the real clock) and Redis (two
  * clients of a private redis-server, redis-server.ts, whose own clock runs the leases). Then what only one store has:
- * SQLite's file across a close and a reopen, its sweep and truly parallel writers (worker threads); Redis that stops
- * answering mid-claim (SIGSTOP).
+ * SQLite's file across a close and a reopen, its modes, a disk that takes no more writes, its sweep and truly parallel
+ * writers (worker threads); Redis that stops answering mid-claim or mid-mark (SIGSTOP), and its probe.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -556,6 +556,20 @@ describe('Redis store: a Redis that stops answering mid-claim', () => {
     assert.deepEqual(await store.claim(key, 'fp-C', times), inFlight('fp-B'));
     assert.deepEqual(await store.claim(answered, 'fp-C', times), done('fp-A'));
     assert.deepEqual(await store.claim(held, 'fp-C', times), inFlight('fp-A'));
+  });
+
+  it('the probe writes and reads back; a frozen Redis fails it within its deadline, and it passes after the thaw', async () => {
+    const store = new RedisIdempotencyStore(client, 'billing-pay:', 150);
+    await store.probe();
+    redis!.freeze();
+    try {
+      const started = Date.now();
+      await assert.rejects(store.probe(), StoreTimeoutError);
+      assert.ok(Date.now() - started < 1_000);
+    } finally {
+      redis!.thaw();
+    }
+    await store.probe();
   });
 
   it('a mark refused at its deadline and applied late is undone by the release sent after it: the key is free', async () => {
