@@ -1,6 +1,7 @@
 /**
  * `GET /config` (what the widget may offer) and `POST /payments`, one chain: origin → rate limit per address → body size
- * → validate (the shared model, return URLs) → idempotency → rate limit per agreement → billing call → the answer.
+ * → validate (the shared model, return URLs) → idempotency → rate limit per agreement → billing call (its key's claim
+ * marked sending last before it leaves) → the answer.
  */
 import { Hono } from 'hono';
 import type { PaymentAnswer, PaymentOptions } from '../../eps/relay-api.js';
