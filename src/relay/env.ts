@@ -13,5 +13,7 @@ export type RelayEnv = {
     logFields: Record<string, unknown>;
     /** The text of the JSON answer being sent, kept for the idempotency store (reading it back costs a web stream). */
     answerText: string;
+    /** Set by the idempotency middleware: resolves once the payment may leave for the billing (its claim is marked). */
+    beforeBilling: (() => Promise<void>) | undefined;
   };
 };

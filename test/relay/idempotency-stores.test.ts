@@ -2,21 +2,23 @@
  * The idempotency stores against their contract (src/relay/idempotency/store.ts), each on its own: one suite run on
  * SQLite in memory (with a clock of the test's own), SQLite in a file (two connections, the real clock) and Redis (two
  * clients of a private redis-server, redis-server.ts, whose own clock runs the leases). Then what only one store has:
- * SQLite's file across a close and a reopen, its sweep and truly parallel writers (worker threads); Redis that stops
- * answering mid-claim (SIGSTOP).
+ * SQLite's file across a close and a reopen, its modes, a disk that takes no more writes, its sweep and truly parallel
+ * writers (worker threads); Redis that stops answering mid-claim or mid-mark (SIGSTOP), and its probe.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { createClient, type RedisClientType } from 'redis';
 import { RedisIdempotencyStore, type RedisScripting } from '../../src/relay/idempotency/redis-store.js';
-import { openSqliteStore } from '../../src/relay/idempotency/sqlite-store.js';
+import { openSqliteStore, type SqliteIdempotencyStore } from '../../src/relay/idempotency/sqlite-store.js';
 import {
+  ClaimLostError,
   StoreTimeoutError,
   type Claim,
   type IdempotencyStore,
@@ -34,13 +36,35 @@ const ANSWER: StoredAnswer = {
 };
 
 interface Backend {
-  store: IdempotencyStore;
+  store: Tracked;
   /** Another connection to the same keys (for SQLite in memory, which no other connection can see: the same store). */
-  other: IdempotencyStore;
+  other: Tracked;
   /** Lets `ms` pass for the store: a test clock moved on, or real waiting. */
   elapse(ms: number): Promise<void>;
   close(): Promise<void>;
 }
+
+/** Every claim's id, by key: the one a test's `sending` and `release` speak for, as the middleware keeps its own. */
+const claimIds = new Map<string, string>();
+
+/** A store whose every claim has an id of its own, remembered for its key when it claims it. */
+function tracked(store: IdempotencyStore) {
+  return {
+    raw: store,
+    async claim(key: string, fingerprint: string, times: { leaseMs: number; ttlMs: number }): Promise<Claim> {
+      const id = randomUUID();
+      const claim = await store.claim(key, fingerprint, { id, ...times });
+      if (claim.kind === 'claimed') claimIds.set(key, id);
+      return claim;
+    },
+    sending: (key: string) => store.sending(key, claimIds.get(key) ?? 'none'),
+    release: (key: string) => store.release(key, claimIds.get(key) ?? 'none'),
+    complete: (key: string, fingerprint: string, answer: StoredAnswer, ttlMs: number) =>
+      store.complete(key, fingerprint, answer, ttlMs),
+    close: () => store.close(),
+  };
+}
+type Tracked = ReturnType<typeof tracked>;
 
 const claimed: Claim = { kind: 'claimed' };
 const inFlight = (fingerprint: string): Claim => ({ kind: 'in_flight', fingerprint });
@@ -83,10 +107,11 @@ function contract(name: string, setup: () => Promise<Backend>) {
     });
     after(() => b?.close());
 
-    it('a new key is claimed; while its lease lasts it is in flight; past the lease unknown, until its TTL ends', async () => {
+    it('a claim marked sending: in flight while its lease lasts, past it unknown until its TTL ends', async () => {
       const key = randomUUID();
       const times = { leaseMs: LEASE_MS, ttlMs: 1_000 };
       assert.deepEqual(await b.store.claim(key, 'fp-A', times), claimed);
+      await b.store.sending(key);
       // The fingerprint is the first claim's, whoever asks and with whatever request.
       assert.deepEqual(await b.other.claim(key, 'fp-B', times), inFlight('fp-A'));
       assert.deepEqual(await b.store.claim(key, 'fp-A', times), inFlight('fp-A'));
@@ -100,6 +125,27 @@ function contract(name: string, setup: () => Promise<Backend>) {
       await b.elapse(600); // 1 100 ms: past the TTL (a TTL counted again from a later claim would not be)
       assert.deepEqual(await b.other.claim(key, 'fp-C', times), claimed);
       assert.deepEqual(await b.store.claim(key, 'fp-A', times), inFlight('fp-C'));
+    });
+
+    it('a claim never marked is free once its lease ends; the old claim can no longer mark it', async () => {
+      const key = randomUUID();
+      const [first, retry] = [randomUUID(), randomUUID()];
+      const times = { leaseMs: LEASE_MS, ttlMs: 10_000 };
+      assert.deepEqual(await b.store.raw.claim(key, 'fp-A', { id: first, ...times }), claimed);
+      assert.deepEqual(await b.other.claim(key, 'fp-A', times), inFlight('fp-A'));
+      await b.elapse(PAST_LEASE_MS);
+      assert.deepEqual(await b.other.raw.claim(key, 'fp-A', { id: retry, ...times }), claimed);
+      await assert.rejects(b.store.raw.sending(key, first), ClaimLostError);
+      await b.store.raw.release(key, first); // not the first claim's to let go any more
+      assert.deepEqual(await b.store.claim(key, 'fp-A', times), inFlight('fp-A'));
+      await b.other.raw.sending(key, retry);
+      await b.elapse(PAST_LEASE_MS);
+      assert.deepEqual(await b.store.claim(key, 'fp-A', times), unknown('fp-A'));
+      // The same claim sent again (a resend on a new connection) finds itself: claimed, not in flight.
+      const resent = randomUUID();
+      const other = randomUUID();
+      assert.deepEqual(await b.store.raw.claim(other, 'fp-A', { id: resent, ...times }), claimed);
+      assert.deepEqual(await b.other.raw.claim(other, 'fp-A', { id: resent, ...times }), claimed);
     });
 
     it('a completed key is done with exactly the stored answer, past its lease and past the claim’s TTL', async () => {
@@ -122,6 +168,7 @@ function contract(name: string, setup: () => Promise<Backend>) {
       const [leased, lapsed, answered] = [randomUUID(), randomUUID(), randomUUID()];
       const times = { leaseMs: LEASE_MS, ttlMs: 10_000 };
       assert.deepEqual(await b.store.claim(lapsed, 'fp-A', times), claimed);
+      await b.store.sending(lapsed);
       assert.deepEqual(await b.store.claim(answered, 'fp-A', times), claimed);
       await b.store.complete(answered, 'fp-A', ANSWER, 10_000);
       await b.elapse(PAST_LEASE_MS);
@@ -185,14 +232,14 @@ function contract(name: string, setup: () => Promise<Backend>) {
 
 contract('SQLite in memory (test clock)', async () => {
   const clock = testClock();
-  const store = await openSqliteStore(':memory:', clock.now);
+  const store = tracked(await openSqliteStore(':memory:', clock.now));
   return { store, other: store, elapse: clock.elapse, close: () => store.close() };
 });
 
 contract('SQLite file, two connections (real clock)', async () => {
   const file = join(tempDir(), 'keys.db');
-  const store = await openSqliteStore(file);
-  const other = await openSqliteStore(file);
+  const store = tracked(await openSqliteStore(file));
+  const other = tracked(await openSqliteStore(file));
   return {
     store,
     other,
@@ -213,8 +260,8 @@ after(() => redis?.stop());
 contract('Redis, two clients (Redis’s clock)', async () => {
   const [one, two] = [await redisClient(redis!.url), await redisClient(redis!.url)];
   return {
-    store: new RedisIdempotencyStore(one),
-    other: new RedisIdempotencyStore(two),
+    store: tracked(new RedisIdempotencyStore(one)),
+    other: tracked(new RedisIdempotencyStore(two)),
     elapse: (ms) => sleep(ms),
     close: async () => {
       await one.close();
@@ -229,26 +276,51 @@ describe('SQLite store: its file', () => {
     const clock = testClock();
     const times = { leaseMs: 1_000, ttlMs: 60_000 };
     const [held, answered] = [randomUUID(), randomUUID()];
-    const first = await openSqliteStore(file, clock.now);
+    const first = tracked(await openSqliteStore(file, clock.now));
     assert.deepEqual(await first.claim(held, 'fp-A', times), claimed);
+    await first.sending(held);
     assert.deepEqual(await first.claim(answered, 'fp-A', times), claimed);
     await first.complete(answered, 'fp-A', ANSWER, 60_000);
     await first.close();
 
-    const second = await openSqliteStore(file, clock.now);
-    assert.equal(second.size, 2);
+    const second = tracked(await openSqliteStore(file, clock.now));
+    assert.equal((second.raw as SqliteIdempotencyStore).size, 2);
     assert.deepEqual(await second.claim(held, 'fp-B', times), inFlight('fp-A'));
     assert.deepEqual(await second.claim(answered, 'fp-B', times), done('fp-A'));
     await clock.elapse(2_000); // past the lease: its holder is gone, the outcome unknown
     assert.deepEqual(await second.claim(held, 'fp-B', times), unknown('fp-A'));
     await second.close();
 
-    const third = await openSqliteStore(file, clock.now);
+    const third = tracked(await openSqliteStore(file, clock.now));
     assert.deepEqual(await third.claim(held, 'fp-B', times), unknown('fp-A'));
     assert.deepEqual(await third.claim(answered, 'fp-B', times), done('fp-A'));
     await clock.elapse(60_000); // past the TTL
     assert.deepEqual(await third.claim(held, 'fp-B', times), claimed);
     await third.close();
+  });
+
+  it('its file, -wal and -shm are the owner’s alone (0600), whatever the umask; an older 0644 file is made so', async () => {
+    const dir = tempDir();
+    const old = process.umask(0o022);
+    try {
+      const file = join(dir, 'keys.db');
+      const store = await openSqliteStore(file);
+      await store.claim(randomUUID(), 'fp-A', { id: randomUUID(), leaseMs: 1_000, ttlMs: 60_000 });
+      const modes = (path: string) => ['', '-wal', '-shm'].map((end) => statSync(path + end).mode & 0o777);
+      assert.deepEqual(modes(file), [0o600, 0o600, 0o600]);
+      await store.close();
+
+      const loose = join(dir, 'loose.db');
+      const looseStore = await openSqliteStore(loose);
+      await looseStore.claim(randomUUID(), 'fp-A', { id: randomUUID(), leaseMs: 1_000, ttlMs: 60_000 });
+      for (const end of ['', '-wal', '-shm']) chmodSync(loose + end, 0o644);
+      const again = await openSqliteStore(loose);
+      assert.deepEqual(modes(loose), [0o600, 0o600, 0o600]);
+      await again.close();
+      await looseStore.close();
+    } finally {
+      process.umask(old);
+    }
   });
 
   it('writers in parallel threads on one file: each key is claimed exactly once', { timeout: 10_000 }, async () => {
@@ -267,7 +339,7 @@ describe('SQLite store: its file', () => {
         Atomics.add(gate, 0, 1);
         while (Atomics.load(gate, 0) < workerData.workers) Atomics.wait(gate, 0, Atomics.load(gate, 0), 5);
         const claims = {};
-        for (const key of workerData.keys) claims[key] = await store.claim(key, workerData.fingerprint, workerData.times);
+        for (const key of workerData.keys) claims[key] = await store.claim(key, workerData.fingerprint, { ...workerData.times, id: crypto.randomUUID() });
         await store.close();
         parentPort.postMessage(claims);
       })();`;
@@ -294,7 +366,7 @@ describe('SQLite store: its file', () => {
           }),
       ),
     );
-    const check = await openSqliteStore(file);
+    const check = tracked(await openSqliteStore(file));
     for (const key of keys) {
       const claims = results.map((r) => r[key]);
       const winners = claims.flatMap((claim, w) => (claim?.kind === 'claimed' ? [w] : []));
@@ -304,29 +376,82 @@ describe('SQLite store: its file', () => {
       }
       assert.deepEqual(await check.claim(key, 'x', { leaseMs: 1, ttlMs: 1 }), inFlight(`fp-${winners[0]}`));
     }
-    assert.equal(check.size, keys.length);
+    assert.equal((check.raw as SqliteIdempotencyStore).size, keys.length);
     await check.close();
+  });
+});
+
+describe('SQLite store: a disk that takes no more writes', () => {
+  it('every write throws (claim, mark, answer, release, probe), never reports success; with room, all work again', async () => {
+    // In a process of its own, SIGXFSZ ignored: past its file size limit (set on itself with prlimit) a write fails
+    // as on a full disk, after SQLite has done the statement's work in memory, at its commit.
+    const code = `
+      import { execFileSync } from 'node:child_process';
+      import { statSync } from 'node:fs';
+      const { tsImport } = await import(process.env.TSX);
+      const { openSqliteStore } = await tsImport(process.env.MODULE, process.env.MODULE);
+      const file = process.env.FILE;
+      const limit = (size) => execFileSync('prlimit', ['--pid', String(process.pid), '--fsize=' + size + ':']);
+      const times = (id) => ({ id, leaseMs: 60000, ttlMs: 600000 });
+      const store = await openSqliteStore(file);
+      await store.claim('held', 'fp', times('c1'));
+      await store.claim('sent', 'fp', times('c2'));
+      await store.sending('sent', 'c2');
+      const outcome = async (write) => write().then(() => 'done', (error) => 'threw: ' + error.message);
+      const writes = {
+        claim: () => store.claim('new', 'fp', times('c3')),
+        sending: () => store.sending('held', 'c1'),
+        complete: () => store.complete('sent', 'fp', { status: 201, body: '{}' }, 600000),
+        release: () => store.release('held', 'c1'),
+        probe: () => store.probe(),
+      };
+      const full = {};
+      limit(statSync(file + '-wal').size);
+      for (const [name, write] of Object.entries(writes)) full[name] = await outcome(write);
+      limit('unlimited');
+      const room = {};
+      for (const [name, write] of Object.entries(writes)) room[name] = await outcome(write);
+      console.log(JSON.stringify({ full, room }));
+      await store.close();`;
+    const output = await new Promise<string>((resolve, reject) => {
+      const child = spawn(
+        '/bin/sh',
+        ['-c', `trap '' XFSZ; exec "$@"`, 'sh', process.execPath, '--input-type=module', '-e', code],
+        { env: { ...process.env, TSX: WORKER_ENV.tsx, MODULE: WORKER_ENV.module, FILE: join(tempDir(), 'keys.db') } },
+      );
+      let out = '';
+      child.stdout.on('data', (chunk) => (out += chunk));
+      child.stderr.on('data', (chunk) => (out += chunk));
+      child.once('exit', (exitCode) =>
+        exitCode === 0 ? resolve(out) : reject(new Error(`exited ${exitCode}: ${out}`)),
+      );
+    });
+    const { full, room } = JSON.parse(output) as Record<'full' | 'room', Record<string, string>>;
+    for (const [write, outcome] of Object.entries(full!)) assert.match(outcome, /^threw: /, `${write} on a full disk`);
+    assert.deepEqual(room, { claim: 'done', sending: 'done', complete: 'done', release: 'done', probe: 'done' });
   });
 });
 
 describe('SQLite store: sweep', () => {
   it('removes expired keys, claimed or completed, and keeps live ones', async () => {
     const clock = testClock();
-    const store = await openSqliteStore(':memory:', clock.now);
+    const sqlite = await openSqliteStore(':memory:', clock.now);
+    const store = Object.assign(tracked(sqlite), { sweep: () => sqlite.sweep(), size: () => sqlite.size });
     const short = { leaseMs: 100, ttlMs: 1_000 };
     const long = { leaseMs: 100, ttlMs: 10_000 };
     const [old1, old2, oldDone, live, liveDone] = Array.from({ length: 5 }, () => randomUUID());
     for (const key of [old1, old2, oldDone]) assert.deepEqual(await store.claim(key!, 'fp-A', short), claimed);
     await store.complete(oldDone!, 'fp-A', ANSWER, 1_000);
     for (const key of [live, liveDone]) assert.deepEqual(await store.claim(key!, 'fp-A', long), claimed);
+    await store.sending(live!);
     await store.complete(liveDone!, 'fp-A', ANSWER, 10_000);
 
     store.sweep(); // nothing has expired yet
-    assert.equal(store.size, 5);
+    assert.equal(store.size(), 5);
     await clock.elapse(1_000); // exactly at the TTL: expired
-    assert.equal(store.size, 5, 'expired keys are held until swept');
+    assert.equal(store.size(), 5, 'expired keys are held until swept');
     store.sweep();
-    assert.equal(store.size, 2);
+    assert.equal(store.size(), 2);
     assert.deepEqual(await store.claim(live!, 'fp-B', long), unknown('fp-A'));
     assert.deepEqual(await store.claim(liveDone!, 'fp-B', long), done('fp-A'));
     assert.deepEqual(await store.claim(old1!, 'fp-B', long), claimed);
@@ -336,15 +461,16 @@ describe('SQLite store: sweep', () => {
   it('sweeps more than one batch (1 000 keys) without blocking: the rest follow on the event loop', async () => {
     const clock = testClock();
     const store = await openSqliteStore(':memory:', clock.now);
-    for (let i = 0; i < 2_500; i += 1) await store.claim(`old-${i}`, 'fp', { leaseMs: 10, ttlMs: 1_000 });
+    const times = (leaseMs: number, ttlMs: number) => ({ id: randomUUID(), leaseMs, ttlMs });
+    for (let i = 0; i < 2_500; i += 1) await store.claim(`old-${i}`, 'fp', times(10, 1_000));
     const live = randomUUID();
-    await store.claim(live, 'fp-A', { leaseMs: 10_000, ttlMs: 60_000 });
+    await store.claim(live, 'fp-A', times(10_000, 60_000));
     await clock.elapse(2_000);
     store.sweep();
     assert.equal(store.size, 1_501, 'one batch at a time');
     for (let i = 0; i < 10 && store.size > 1; i += 1) await new Promise((resolve) => setImmediate(resolve));
     assert.equal(store.size, 1);
-    assert.deepEqual(await store.claim(live, 'fp-B', { leaseMs: 1, ttlMs: 1 }), inFlight('fp-A'));
+    assert.deepEqual(await store.claim(live, 'fp-B', times(1, 1)), inFlight('fp-A'));
     await store.close();
   });
 
@@ -356,7 +482,7 @@ describe('SQLite store: sweep', () => {
         ${IMPORT_STORE}
         let t = Date.now();
         const store = await openSqliteStore(':memory:', () => t);
-        for (let i = 0; i < 1500; i += 1) await store.claim('k' + i, 'fp', { leaseMs: 10, ttlMs: 100 });
+        for (let i = 0; i < 1500; i += 1) await store.claim('k' + i, 'fp', { id: 'c' + i, leaseMs: 10, ttlMs: 100 });
         t += 1000;
         store.sweep(); // 1 000 deleted, the next batch set for the next turn of the event loop
         await store.close(); // as a relay shutting down does
@@ -395,7 +521,7 @@ describe('Redis store: a Redis that stops answering mid-claim', () => {
         return reply;
       },
     } as RedisScripting;
-    const store = new RedisIdempotencyStore(spy, 'billing-pay:', 150);
+    const store = tracked(new RedisIdempotencyStore(spy, 'billing-pay:', 150));
     assert.deepEqual(await store.claim(answered, 'fp-A', times), claimed);
     await store.complete(answered, 'fp-A', ANSWER, 60_000);
     assert.deepEqual(await store.claim(held, 'fp-A', times), claimed);
@@ -430,5 +556,40 @@ describe('Redis store: a Redis that stops answering mid-claim', () => {
     assert.deepEqual(await store.claim(key, 'fp-C', times), inFlight('fp-B'));
     assert.deepEqual(await store.claim(answered, 'fp-C', times), done('fp-A'));
     assert.deepEqual(await store.claim(held, 'fp-C', times), inFlight('fp-A'));
+  });
+
+  it('the probe writes and reads back; a frozen Redis fails it within its deadline, and it passes after the thaw', async () => {
+    const store = new RedisIdempotencyStore(client, 'billing-pay:', 150);
+    await store.probe();
+    redis!.freeze();
+    try {
+      const started = Date.now();
+      await assert.rejects(store.probe(), StoreTimeoutError);
+      assert.ok(Date.now() - started < 1_000);
+    } finally {
+      redis!.thaw();
+    }
+    await store.probe();
+  });
+
+  it('a mark refused at its deadline and applied late is undone by the release sent after it: the key is free', async () => {
+    const key = randomUUID();
+    const times = { leaseMs: 10_000, ttlMs: 60_000 };
+    const store = tracked(new RedisIdempotencyStore(client, 'billing-pay:', 150));
+    assert.deepEqual(await store.claim(key, 'fp-A', times), claimed);
+    redis!.freeze();
+    try {
+      await assert.rejects(store.sending(key), StoreTimeoutError);
+      await assert.rejects(store.release(key), StoreTimeoutError);
+    } finally {
+      redis!.thaw();
+    }
+    // Nothing was sent: once the server has run both, a retry claims the key (never in flight, then unknown, for good).
+    let retry: Claim = { kind: 'unknown', fingerprint: '' };
+    for (const until = Date.now() + 2_000; Date.now() < until; await sleep(20)) {
+      retry = await store.claim(key, 'fp-B', times);
+      if (retry.kind !== 'in_flight') break;
+    }
+    assert.deepEqual(retry, claimed);
   });
 });

@@ -33,17 +33,26 @@ export function storeFile(parent = tmpdir()): string {
 /**
  * Starts a relay process and resolves once it listens; `env` is its whole environment (besides PATH and PORT). From
  * its source, or `built`: the bundle `npm run build` makes (`npm run relay`), without tsx's compiler in its memory.
- * `cwd`: where it starts (and reads `.env`), the built relay only.
+ * `cwd`: where it starts (and reads `.env`), the built relay only. `fileSizeLimitable`: started with SIGXFSZ ignored,
+ * so a write past a file size limit (`prlimit --fsize`) fails as on a full disk rather than killing it.
  */
 export async function spawnRelay(
   env: Record<string, string>,
   port?: number,
-  { built = false, cwd }: { built?: boolean; cwd?: string } = {},
+  {
+    built = false,
+    cwd,
+    fileSizeLimitable = false,
+  }: { built?: boolean; cwd?: string; fileSizeLimitable?: boolean } = {},
 ): Promise<RelayProcess> {
   port ??= await freePort();
   let output = '';
   const entry = built ? [BUILT_RELAY] : ['--import', 'tsx', 'src/relay/server.ts'];
-  const child = spawn(process.execPath, entry, {
+  // An ignored signal stays ignored across exec (Node's spawn resets only handled ones).
+  const [command, args] = fileSizeLimitable
+    ? ['/bin/sh', ['-c', `trap '' XFSZ; exec "$@"`, 'sh', process.execPath, ...entry]]
+    : [process.execPath, entry];
+  const child = spawn(command, args, {
     cwd,
     env: { PATH: process.env.PATH ?? '', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

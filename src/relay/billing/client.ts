@@ -110,13 +110,19 @@ export class BillingClient {
 
   /**
    * `POST /eps_payments`. The body is built from validated fields only, plus the system's `eps_uuid` held here.
+   * `beforeSend` runs once the token is at hand, last before the request leaves; if it throws, nothing is sent.
    */
-  async createPayment(payment: ValidPayment, epsUuid: string): Promise<Record<string, unknown>> {
+  async createPayment(
+    payment: ValidPayment,
+    epsUuid: string,
+    beforeSend?: () => Promise<void>,
+  ): Promise<Record<string, unknown>> {
     const answer = await this.#authorized(
       'eps_payments',
       'POST',
       '/eps_payments',
       billingPaymentJson(payment, epsUuid),
+      beforeSend,
     );
     // 403 and 429 say nothing about the payment: the relay is not allowed, or the billing is busy. Either refuses the
     // request unread, so the Idempotency-Key stays free for the retry. Other 4xx refuse the payment itself.
@@ -182,8 +188,10 @@ export class BillingClient {
     method: Dispatcher.HttpMethod,
     path: string,
     body?: string,
+    beforeSend?: () => Promise<void>,
   ): Promise<BillingAnswer> {
     let token = await this.#freshToken();
+    await beforeSend?.();
     let answer = await this.#send(operation, method, path, token, body);
     if (answer.status === 401) {
       this.#tokens.invalidate(token);

@@ -4,7 +4,12 @@
  * request is a 422; a key still in flight is a 409, and so is a key whose outcome is unknown (the instance that held
  * it died, or could not store the answer, after the request may have reached the billing) — such a key is never sent
  * again. Runs after validation, so refused input is never stored.
+ *
+ * The route calls `beforeBilling` (set on the context) last before its request leaves: it marks the claim as sending,
+ * durably, or throws a 503 and nothing is sent. A claim never marked never reached the billing: once its lease ends,
+ * a retry claims it afresh.
  */
+import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -27,6 +32,16 @@ export interface IdempotencyOptions {
   onStoreError?: (c: Context<RelayEnv>, error: unknown, operation: 'complete' | 'release') => void;
 }
 
+/** The answer when the store cannot record what a payment needs: nothing was sent, and a retry is safe. */
+function storeUnavailable(cause: unknown): RelayError {
+  return new RelayError(503, 'store_unavailable', 'Payments are paused for a moment; try again shortly.', {
+    cause,
+    billingReached: false,
+    retryable: true,
+    retryAfterSeconds: 5,
+  });
+}
+
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
 export function idempotency({ store, hash, ttlMs, leaseMs, onReplay, onStoreError }: IdempotencyOptions) {
@@ -37,17 +52,13 @@ export function idempotency({ store, hash, ttlMs, leaseMs, onReplay, onStoreErro
       throw new RelayError(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1–255 visible ASCII characters.');
     }
     const fingerprint = paymentFingerprint(hash, c.get('payment'));
+    const id = randomUUID();
     let claim: Claim;
     try {
-      claim = await store.claim(key, fingerprint, { leaseMs, ttlMs });
+      claim = await store.claim(key, fingerprint, { id, leaseMs, ttlMs });
     } catch (error) {
       // Without the store no retry could be recognised: nothing is sent to the billing.
-      throw new RelayError(503, 'store_unavailable', 'Payments are paused for a moment; try again shortly.', {
-        cause: error,
-        billingReached: false,
-        retryable: true,
-        retryAfterSeconds: 5,
-      });
+      throw storeUnavailable(error);
     }
     if (claim.kind !== 'claimed' && claim.fingerprint !== fingerprint) {
       throw new RelayError(
@@ -77,7 +88,10 @@ export function idempotency({ store, hash, ttlMs, leaseMs, onReplay, onStoreErro
       return c.body(claim.answer.body, claim.answer.status as ContentfulStatusCode, REPLAY_HEADERS);
     }
 
-    const release = () => store.release(key).catch((error: unknown) => onStoreError?.(c, error, 'release'));
+    const release = () => store.release(key, id).catch((error: unknown) => onStoreError?.(c, error, 'release'));
+    c.set('beforeBilling', () =>
+      store.sending(key, id).catch((error: unknown) => Promise.reject(storeUnavailable(error))),
+    );
     try {
       await next();
     } catch (error) {

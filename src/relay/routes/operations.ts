@@ -1,25 +1,25 @@
 /**
- * What the platform running the relay asks of it: liveness, readiness (its Redis keeps keys and takes writes, and the
- * billing answers, now), and metrics.
+ * What the platform running the relay asks of it: liveness, readiness (the key store can take a claim now — for Redis,
+ * it answers, takes writes and keeps keys — and the billing answers now), and metrics.
  */
 import { Hono } from 'hono';
 import type { RelayEnv } from '../env.js';
 import { RelayError } from '../errors.js';
 import type { RouteDeps } from './deps.js';
 
-export function operationRoutes({ billing, metrics, redisGuard }: RouteDeps): Hono<RelayEnv> {
+export function operationRoutes({ billing, metrics, redisGuard, idempotencyStore }: RouteDeps): Hono<RelayEnv> {
   const routes = new Hono<RelayEnv>();
 
   routes.get('/healthz', (c) => c.json({ status: 'ok' }));
 
   routes.get('/readyz', async (c) => {
     try {
-      await redisGuard?.check();
+      await Promise.all([redisGuard?.check(), idempotencyStore.probe?.()]);
     } catch (error) {
       throw new RelayError(
         503,
         'not_ready',
-        'The relay’s Redis does not answer, refuses writes, or may evict keys (maxmemory-policy).',
+        'The relay’s key store cannot record a payment now (it does not answer, refuses writes, or may evict keys).',
         { cause: error },
       );
     }

@@ -1,7 +1,8 @@
 /**
  * `GET /config` (what the widget may offer) and `POST /payments`, one chain: origin → rate limit per address group →
  * body size → validate (the shared model, return URLs) → idempotency (a replay checked as a fresh answer) → rate limit
- * per lookup value → the address's budget of lookups that found nothing → billing call → the answer.
+ * per lookup value → the address's budget of lookups that found nothing → billing call (its key's claim marked sending
+ * last before it leaves) → the answer.
  */
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
@@ -70,7 +71,7 @@ export function paymentRoutes(deps: RouteDeps): Hono<RelayEnv> {
     ),
     async (c) => {
       const payment = c.get('payment');
-      const response = await billing.createPayment(payment, config.epsUuids[payment.system]!);
+      const response = await billing.createPayment(payment, config.epsUuids[payment.system]!, c.get('beforeBilling'));
       const redirectUrl = findRedirectUrl(response, config.redirectUrlKeys);
       c.set('logFields', { system: payment.system, amount: payment.amount, redirect: Boolean(redirectUrl) });
       const answer: PaymentAnswer = {
