@@ -23,7 +23,7 @@ import { widgetAssetRoutes } from './routes/widget-assets.js';
 
 export interface RelayDeps
   extends
-    Pick<RouteDeps, 'config' | 'billing' | 'logger' | 'idempotencyStore'>,
+    Pick<RouteDeps, 'config' | 'billing' | 'logger' | 'idempotencyStore' | 'recentPayments'>,
     Partial<Pick<RouteDeps, 'widgetAssets'>> {
   metrics?: Metrics;
   limiters?: Record<LimiterName, RateLimiterAbstract>;

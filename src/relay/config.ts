@@ -56,6 +56,8 @@ export interface RelayConfig {
   rateLimitIp: RateLimit;
   rateLimitAgreement: RateLimit;
   idempotencyTtlSeconds: number;
+  /** A payment like one made this many seconds ago is refused unless confirmed (`duplicate_payment`); 0: off. */
+  duplicateWindowSeconds: number;
   /** The key that checks client sessions (HS256, at least 32 bytes); unset: the payment-method endpoints are off. */
   sessionSecret?: string;
   /** The query parameter that scopes `GET /payment_methods` to an agreement (not documented by the billing). */
@@ -185,6 +187,7 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     rateLimitIp: v.RATE_LIMIT_IP!,
     rateLimitAgreement: v.RATE_LIMIT_AGREEMENT!,
     idempotencyTtlSeconds: v.IDEMPOTENCY_TTL_SECONDS!,
+    duplicateWindowSeconds: v.DUPLICATE_WINDOW_SECONDS!,
     ...(v.SESSION_SECRET && { sessionSecret: v.SESSION_SECRET }),
     paymentMethodsAgreementParam: v.PAYMENT_METHODS_AGREEMENT_PARAM!,
     paymentMethodsAgreementField: v.PAYMENT_METHODS_AGREEMENT_FIELD!,

@@ -19,6 +19,8 @@ import { openSqliteStore } from './idempotency/sqlite-store.js';
 import { createLogger, logSecretsOf } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { createLimiters } from './rate-limit.js';
+import { RedisRecentPayments } from './recent-payments/redis-store.js';
+import { openSqliteRecentPayments } from './recent-payments/sqlite-store.js';
 import { closeRedis, connectRedis } from './redis-connection.js';
 import { loadWidgetAssets, type WidgetAssets } from './widget-assets.js';
 
@@ -40,6 +42,7 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
   const idempotencyStore = redis
     ? new RedisIdempotencyStore(redis, undefined, undefined, { waitReplicas: config.redisWaitReplicas })
     : await openSqliteStore(config.storeFile);
+  const recentPayments = redis ? new RedisRecentPayments(redis) : await openSqliteRecentPayments(config.storeFile);
   const billing = new BillingClient(config, { metrics, redis, secrets });
   // Read on first use and kept; not built (or built partly): logged, and read again at most every 10 s — not on every
   // request, which would let any GET make the relay read and decompress every bundle again.
@@ -56,6 +59,7 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
     logger,
     metrics,
     idempotencyStore,
+    recentPayments,
     limiters: createLimiters(config, redis),
     socketAddress: (c) => getConnInfo(c).remote.address,
     widgetAssets,
@@ -94,6 +98,7 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
       clearInterval(sweep);
       await billing.close();
       await idempotencyStore.close();
+      await recentPayments.close();
       if (redis) await closeRedis(redis);
     },
   };

@@ -33,6 +33,7 @@ export async function startE2eStack(pageOrigins: string[]) {
       SESSION_SECRET,
       RATE_LIMIT_IP: '10000/60',
       RATE_LIMIT_AGREEMENT: '10000/60',
+      DUPLICATE_WINDOW_SECONDS: '0',
     }),
     createLogger('silent'),
   );
@@ -255,6 +256,7 @@ class ProcessRelay {
         LOG_LEVEL: 'warn',
         RATE_LIMIT_IP: '10000/60',
         RATE_LIMIT_AGREEMENT: '10000/60',
+        DUPLICATE_WINDOW_SECONDS: '0',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -8,6 +8,7 @@ import type { RelayConfig } from '../config.js';
 import type { IdempotencyStore } from '../idempotency/store.js';
 import type { KeyedHash } from '../keyed-hash.js';
 import type { Metrics } from '../metrics.js';
+import type { RecentPaymentStore } from '../recent-payments/store.js';
 import type { LimiterName } from '../rate-limit.js';
 import type { WidgetAssets } from '../widget-assets.js';
 
@@ -17,6 +18,8 @@ export interface RouteDeps {
   logger: Logger;
   metrics: Metrics;
   idempotencyStore: IdempotencyStore;
+  /** Recent payments, to ask before the same one is made twice (`DUPLICATE_WINDOW_SECONDS`). */
+  recentPayments: RecentPaymentStore;
   limiters: Record<LimiterName, RateLimiterAbstract>;
   /** The merchant's page origins (`ALLOWED_ORIGINS`). */
   allowed: Set<string>;

@@ -1,6 +1,7 @@
 /**
  * `GET /config` (what the widget may offer) and `POST /payments`, one chain: origin → rate limit per address → body size
- * → validate (the shared model, return URLs) → idempotency → rate limit per agreement → billing call → the answer.
+ * → validate (the shared model, return URLs) → idempotency → rate limit per agreement → the same payment a moment ago
+ * → billing call → the answer.
  */
 import { Hono } from 'hono';
 import type { PaymentAnswer, PaymentOptions } from '../../eps/relay-api.js';
@@ -15,6 +16,7 @@ import { RelayError } from '../errors.js';
 import { limitBody, requireAllowedOrigin } from '../http/guards.js';
 import { idempotency } from '../idempotency/middleware.js';
 import { rateLimit } from '../rate-limit.js';
+import { duplicateGuard } from '../recent-payments/middleware.js';
 import { validatePayment } from '../validate-payment.js';
 import type { RouteDeps } from './deps.js';
 
@@ -55,6 +57,15 @@ export function paymentRoutes(deps: RouteDeps): Hono<RelayEnv> {
       (c) => agreementKey(c.get('payment')),
       () => metrics.rateLimited.inc({ limit: 'agreement' }),
     ),
+    // After idempotency: a retry of the first payment with its key replays it, and is not a duplicate.
+    duplicateGuard({
+      store: deps.recentPayments,
+      windowMs: config.duplicateWindowSeconds * 1000,
+      hash: deps.hash,
+      onDuplicate: () => metrics.duplicatePayments.inc(),
+      onStoreError: (c, error, operation) =>
+        logger.error({ reqId: c.get('requestId'), err: error, operation }, 'recent payments store failed'),
+    }),
     async (c) => {
       const payment = c.get('payment');
       const response = await billing.createPayment(payment, config.epsUuids[payment.system]!);
