@@ -12,6 +12,7 @@ export type {
   BillingPayEvents,
   BillingPayReadyDetail,
   BillingPayRedirectDetail,
+  BillingPayReturnDetail,
   BillingPaySubmitDetail,
 } from './events.js';
 export { PayError, type PayErrorType } from './pay-error.js';
