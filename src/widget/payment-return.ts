@@ -277,7 +277,8 @@ export class PaymentReturn implements ReactiveController {
       values: valuesOf(request),
     };
     using(tab, (s) => s.setItem(KEY, JSON.stringify(attempt)), undefined);
-    keep([...recent(this.options.maxAgeMs?.() ?? RETURN_MAX_AGE_MS).filter((a) => a.id !== this.id), attempt]);
+    const others = recent(this.options.maxAgeMs?.() ?? RETURN_MAX_AGE_MS).filter((a) => a.id !== this.id);
+    keep([...others, attempt].slice(-MAX_KEPT));
   }
 
   /** Back to this page through the back/forward cache: the payer did not come back from the system's page. */
