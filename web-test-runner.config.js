@@ -10,6 +10,7 @@ import * as esbuild from 'esbuild';
 import { defaultReporter } from '@web/test-runner';
 import { chosenEngines, engineTimeLimit, freePort, launcherFor } from './test/widget/engines.ts';
 import { inputCommands } from './test/widget/input-commands.ts';
+import { tabCommands } from './test/widget/tab-commands.ts';
 import { browserConsole } from './test/widget/browser-console.ts';
 
 /** The pages served with a Content-Security-Policy of their own (what they test), not the runner's (`strictCsp`). */
@@ -168,6 +169,7 @@ export default {
     e2eStack(),
     reactAsEsm(),
     inputCommands(),
+    tabCommands(),
     browserConsole(),
     esbuildPlugin({ ts: true, tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }),
   ],

@@ -336,6 +336,7 @@ function relayEnvOf(baseUrl: string, origins: string[]) {
     // The defaults (30 and 10 a minute) would refuse almost all of it: one address, one agreement.
     RATE_LIMIT_IP: '999999999/1',
     RATE_LIMIT_AGREEMENT: '999999999/1',
+    DUPLICATE_WINDOW_SECONDS: '0',
     IDEMPOTENCY_TTL_SECONDS: '600',
     // Each relay its own key store, on the disk (synchronous = FULL: the fsyncs are part of the cost measured).
     STORE_FILE: join(storeDir, `${randomUUID()}.db`),

@@ -23,6 +23,8 @@ export interface PaymentRequest {
   agreement_param_id: number;
   agreement_param_value: string;
   eps_params: EpsParam[];
+  /** The payer was told of the same payment made a moment ago and pays again all the same (`duplicate_payment`). */
+  confirm_duplicate?: true;
 }
 
 /** A request that passed every check: amount in canonical text, parameters as a record. */
@@ -32,6 +34,8 @@ export interface ValidPayment {
   agreement_param_id: LookupKind;
   agreement_param_value: string;
   params: Record<string, unknown>;
+  /** `PaymentRequest.confirm_duplicate`: not part of the payment itself, so not of its idempotency fingerprint. */
+  confirm_duplicate?: true;
 }
 
 export interface PaymentRules {
@@ -83,6 +87,7 @@ export function checkRequest(req: PaymentRequest, rules: PaymentRules): PaymentC
       agreement_param_id: kind as LookupKind,
       agreement_param_value: req.agreement_param_value.trim(),
       params: Object.fromEntries(Object.entries(params)),
+      ...(req.confirm_duplicate === true && { confirm_duplicate: true }),
     },
   };
 }

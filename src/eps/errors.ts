@@ -46,6 +46,10 @@ export const ERRORS = {
     status: [409],
     when: 'a request with the same key may have reached the billing, but the instance that sent it died (or could not store the answer) before its outcome was recorded: the key is never sent again, until it expires; check the payment, and pay again with a new key',
   },
+  duplicate_payment: {
+    status: [409],
+    when: 'the same payment (system, amount, agreement lookup kind and value) was created, or may have been, within `DUPLICATE_WINDOW_SECONDS`, and the body has no `"confirm_duplicate": true`; `earlier_at` is when the earlier one was sent (ISO 8601); nothing is sent to the billing',
+  },
   payload_too_large: {
     status: [413],
     when: 'a body above 16 KB',
@@ -88,7 +92,7 @@ export const ERRORS = {
   },
   store_unavailable: {
     status: [503],
-    when: 'a payment with an `Idempotency-Key` while its store fails (Redis cannot be reached, does not answer within 500 ms, refuses writes or may evict keys — its `maxmemory-policy` is not `noeviction` —, the SQLite file cannot be written) (`Retry-After`); nothing is sent to the billing',
+    when: 'a payment with an `Idempotency-Key` while its store fails (Redis cannot be reached, does not answer within 500 ms, refuses writes or may evict keys — its `maxmemory-policy` is not `noeviction` —, the SQLite file cannot be written), or any payment while the store of recent payments fails (`DUPLICATE_WINDOW_SECONDS` above 0) (`Retry-After`); nothing is sent to the billing',
   },
   not_ready: {
     status: [503],

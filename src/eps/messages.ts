@@ -37,6 +37,7 @@ const REQUEST_PROBLEM_TEXTS_EN = {
   autopay_rule:
     'Saving a payment method connects autopayments: save_payment_method, enable_autopayments and preferred_method go together.',
   link_rule: 'Linking a card for autopayments needs save_payment_method.',
+  confirm_duplicate: 'confirm_duplicate, when given, must be true.',
 } as const;
 
 export const PROBLEM_TEXTS_EN = { ...FORM_PROBLEM_TEXTS_EN, ...REQUEST_PROBLEM_TEXTS_EN };

@@ -45,7 +45,10 @@ export interface FieldProblem {
   message: string;
 }
 
-/** Every error answer: a code of the closed set, an English message, and for a refused request each field's problem. */
+/**
+ * Every error answer: a code of the closed set, an English message, for a refused request each field's problem, and
+ * for `duplicate_payment` when the same payment was made before (ISO 8601).
+ */
 export interface ErrorAnswer {
-  error: { code: ErrorCode; message: string; fields?: Record<string, FieldProblem> };
+  error: { code: ErrorCode; message: string; fields?: Record<string, FieldProblem>; earlier_at?: string };
 }

@@ -26,6 +26,7 @@ const envelope = z.object({
       problem('eps_params'),
     )
     .check(z.maxLength(MAX_EPS_PARAMS, problem('too_many_params'))),
+  confirm_duplicate: z.optional(z.literal(true, problem('confirm_duplicate'))),
 });
 
 /** Checks a payment request of any shape against the spec and the merchant's rules; never throws. */

@@ -26,7 +26,7 @@ import type { Traces } from './traces/traces.js';
 
 export interface RelayDeps
   extends
-    Pick<RouteDeps, 'config' | 'billing' | 'logger' | 'idempotencyStore'>,
+    Pick<RouteDeps, 'config' | 'billing' | 'logger' | 'idempotencyStore' | 'recentPayments'>,
     Partial<Pick<RouteDeps, 'widgetAssets' | 'redisGuard'>> {
   metrics?: Metrics;
   limiters?: Record<LimiterName, RateLimiterAbstract>;

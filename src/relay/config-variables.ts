@@ -270,6 +270,14 @@ export const VARIABLES = {
       return kinds.length && kinds.every(isLookupKind) ? (kinds as LookupKind[]) : INVALID;
     },
   }),
+  DUPLICATE_WINDOW_SECONDS: variable({
+    group: 'payments',
+    default: '900',
+    must: 'be a number of seconds (0: off)',
+    description:
+      'a payment to the same agreement (lookup kind and value), by the same system, of the same amount as one created within this many seconds is answered 409 `duplicate_payment` unless its body says `"confirm_duplicate": true`; `0`: off',
+    parse: integer,
+  }),
   HOST: variable({
     group: 'server',
     default: '127.0.0.1',

@@ -64,6 +64,8 @@ export interface RelayConfig {
   /** The key of the keyed digests kept in stores; unset: one derived from the billing credentials. */
   hashSecret?: string;
   idempotencyTtlSeconds: number;
+  /** A payment like one made this many seconds ago is refused unless confirmed (`duplicate_payment`); 0: off. */
+  duplicateWindowSeconds: number;
   /** The key that checks client sessions (HS256, at least 32 bytes); unset: the payment-method endpoints are off. */
   sessionSecret?: string;
   /** The query parameter that scopes `GET /payment_methods` to an agreement (not documented by the billing). */
@@ -206,6 +208,7 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     rateLimitIpv6Prefix: v.RATE_LIMIT_IPV6_PREFIX!,
     ...(v.HASH_SECRET && { hashSecret: v.HASH_SECRET }),
     idempotencyTtlSeconds: v.IDEMPOTENCY_TTL_SECONDS!,
+    duplicateWindowSeconds: v.DUPLICATE_WINDOW_SECONDS!,
     ...(v.SESSION_SECRET && { sessionSecret: v.SESSION_SECRET }),
     paymentMethodsAgreementParam: v.PAYMENT_METHODS_AGREEMENT_PARAM!,
     paymentMethodsAgreementField: v.PAYMENT_METHODS_AGREEMENT_FIELD!,

@@ -69,6 +69,8 @@ export class RelayError extends Error {
       retryable?: boolean;
       retryAfterSeconds?: number;
       billingMessage?: string | null;
+      /** `duplicate_payment`: when the earlier payment was sent (ISO 8601). */
+      earlierAt?: string;
     },
   ) {
     super(message, { cause: options?.cause });
@@ -78,6 +80,7 @@ export class RelayError extends Error {
     this.retryable = options?.retryable ?? false;
     this.retryAfterSeconds = options?.retryAfterSeconds;
     this.billingMessage = options?.billingMessage ?? undefined;
+    this.earlierAt = options?.earlierAt;
   }
 
   /** Field path (`amount`, `eps_params.email`) → problem key (`amount_decimals`). */
@@ -90,6 +93,8 @@ export class RelayError extends Error {
   readonly retryAfterSeconds?: number;
   /** The billing's own text of a refusal: logged with the request, never sent to the client. */
   readonly billingMessage?: string;
+  /** `duplicate_payment`: when the earlier payment was sent (ISO 8601), answered as `earlier_at`. */
+  readonly earlierAt?: string;
 
   toBody(): ErrorAnswer {
     const fields =
@@ -97,6 +102,7 @@ export class RelayError extends Error {
       Object.fromEntries(
         Object.entries(this.fields).map(([path, problem]) => [path, { problem, message: problemText(problem) }]),
       );
-    return { error: { code: this.code, message: this.message, ...(fields && { fields }) } };
+    const earlier = this.earlierAt && { earlier_at: this.earlierAt };
+    return { error: { code: this.code, message: this.message, ...(fields && { fields }), ...earlier } };
   }
 }

@@ -29,6 +29,11 @@ export function createMetrics() {
       help: 'Answers replayed for a repeated Idempotency-Key.',
       registers: [registry],
     }),
+    duplicatePayments: new Counter({
+      name: 'relay_duplicate_payments_total',
+      help: 'Payments answered 409 duplicate_payment: the same one was sent within DUPLICATE_WINDOW_SECONDS.',
+      registers: [registry],
+    }),
     rateLimited: new Counter({
       name: 'relay_rate_limit_rejections_total',
       help: 'Requests refused with 429, by limit.',

@@ -19,6 +19,8 @@ import { openSqliteStore } from './idempotency/sqlite-store.js';
 import { createLogger, logSecretsOf } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { createLimiters } from './rate-limit.js';
+import { RedisRecentPayments } from './recent-payments/redis-store.js';
+import { openSqliteRecentPayments } from './recent-payments/sqlite-store.js';
 import { closeRedis, connectRedis } from './redis-connection.js';
 import { RedisGuard } from './redis-guard.js';
 import { loadTraces } from './traces/traces.js';
@@ -57,6 +59,9 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
         admit: () => redisGuard!.admit(),
       })
     : await openSqliteStore(config.storeFile);
+  const recentPayments = redis
+    ? new RedisRecentPayments(redis, config.redisKeyPrefix)
+    : await openSqliteRecentPayments(config.storeFile);
   const traces = await loadTraces(config);
   const billing = new BillingClient(config, { metrics, redis, secrets, traces });
   // Read on first use and kept; not built (or built partly): logged, and read again at most every 10 s — not on every
@@ -75,6 +80,7 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
     metrics,
     idempotencyStore,
     ...(redisGuard && { redisGuard }),
+    recentPayments,
     limiters: createLimiters(config, redis),
     socketAddress: (c) => getConnInfo(c).remote.address,
     widgetAssets,
@@ -115,6 +121,7 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
       await billing.close();
       await idempotencyStore.close();
       if (waitConnection) await closeRedis(waitConnection);
+      await recentPayments.close();
       if (redis) await closeRedis(redis);
       await traces?.shutdown();
     },

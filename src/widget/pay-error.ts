@@ -44,18 +44,37 @@ export class PayError extends Error {
     /** The relay's error code, or the widget's own (`WIDGET_ERROR_CODES`). */
     readonly code: PayErrorCode,
     message: string,
-    options: { fields?: Record<string, string>; retryAfter?: number; cause?: unknown } = {},
+    options: { fields?: Record<string, string>; retryAfter?: number; earlierAt?: Date | null; cause?: unknown } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = 'PayError';
     this.fields = options.fields;
     this.retryAfter = options.retryAfter;
+    this.earlierAt = options.earlierAt ?? undefined;
   }
 
   /** Field path → problem key. */
   readonly fields?: Record<string, string>;
   /** The relay's `Retry-After`, in seconds. */
   readonly retryAfter?: number;
+  /** `duplicate_payment`: when the same payment was sent before (the relay's `earlier_at`). */
+  readonly earlierAt?: Date;
+}
+
+/**
+ * The relay's answer that the same payment was sent a moment ago (`duplicate_payment`): the payer is asked, and pays
+ * again only by sending with `confirmDuplicate` (`PaymentSender.send`). `earlierAt` is `null` when the relay gave no
+ * readable time.
+ */
+export interface DuplicatePayment {
+  kind: 'duplicate';
+  earlierAt: Date | null;
+}
+
+/** `error` as a duplicate payment, or `null` when it is another failure. */
+export function duplicateOf(error: unknown): DuplicatePayment | null {
+  if (!(error instanceof PayError) || error.code !== 'duplicate_payment') return null;
+  return { kind: 'duplicate', earlierAt: error.earlierAt ?? null };
 }
 
 /** Any failure as a `PayError` (an unexpected one is an `internal_error` that keeps its cause). */

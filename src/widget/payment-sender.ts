@@ -5,6 +5,10 @@
  * same request with the same idempotency key, so the relay cannot pay it twice. So does a key the relay still holds in
  * flight (its instance may have died mid-payment): the retry then learns its outcome is unknown, and only the Pay after
  * that message makes a new key.
+ *
+ * A payment the relay calls a duplicate of one sent a moment ago (`duplicate_payment`, read with `duplicateOf`) is sent
+ * again only when the payer confirms it: `send(…, {confirmDuplicate: true})` adds `"confirm_duplicate": true`, which
+ * makes it another request, with a new key.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { PaymentRequest } from '../eps/request.js';
@@ -12,6 +16,11 @@ import { PayError, toPayError } from './pay-error.js';
 import { loadLate } from './late/load.js';
 import type { SentPayment } from './late/pay.late.js';
 import { newIdempotencyKey } from './relay-client.js';
+
+export interface SendOptions {
+  /** The payer confirmed paying again after `duplicate_payment`. */
+  confirmDuplicate?: boolean;
+}
 
 /** Where a submit is: an invalid form or a failed request ends in `error`; a cancelled one goes back to `idle`. */
 export type SubmitState = 'idle' | 'validating' | 'sending' | 'redirecting' | 'error';
@@ -38,9 +47,9 @@ export class PaymentSender implements ReactiveController {
    * The verified payment page and the payment's id, or `null` when the element was removed meanwhile; a failure throws
    * a `PayError`.
    */
-  async send(relay: string, body: PaymentRequest): Promise<SentPayment | null> {
+  async send(relay: string, body: PaymentRequest, options: SendOptions = {}): Promise<SentPayment | null> {
     const controller = (this.abort = new AbortController());
-    const json = JSON.stringify(body);
+    const json = JSON.stringify(options.confirmDuplicate ? { ...body, confirm_duplicate: true } : body);
     const key = this.unanswered?.json === json ? this.unanswered.key : newIdempotencyKey();
     this.unanswered = undefined;
     try {

@@ -111,7 +111,7 @@ export async function readAnswer<T>(answer: Response, read: (body: unknown) => T
 
 /**
  * The relay's error answer (`ErrorAnswer`): its code, its fields' problem keys (`{problem, message}` on the wire),
- * `Retry-After`. Read field by field: an answer that is not the relay's (a proxy's page) still gives a `PayError`.
+ * `Retry-After`, a duplicate's `earlier_at`. Read field by field: an answer that is not the relay's (a proxy's page) still gives a `PayError`.
  */
 export function relayError(answer: Response, body: unknown): PayError {
   const { status } = answer;
@@ -127,10 +127,12 @@ export function relayError(answer: Response, body: unknown): PayError {
       )
     : undefined;
   const wait = Number(answer.headers.get('retry-after'));
+  const earlier = typeof error.earlier_at === 'string' ? new Date(error.earlier_at) : null;
   const type: PayErrorType = fields ? 'validation' : isBillingCode(code) ? 'billing' : 'relay';
   return new PayError(type, code, message, {
     fields,
     retryAfter: wait > 0 ? wait : undefined,
+    earlierAt: earlier && !Number.isNaN(earlier.getTime()) ? earlier : null,
     cause: { status, body },
   });
 }

@@ -26,6 +26,9 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PAGES = ['README.md', ...readdirSync(`${ROOT}docs`).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
 const skip = !existsSync(`${ROOT}dist/bundles.json`) && 'run `npm run build` first';
 
+/** How many `html` examples have paid: each pays an amount of its own. */
+let htmlPayments = 0;
+
 /**
  * Opens an `html` example as a page of the demo's origin, pays, and fails saying what went wrong. The page's request
  * goes to a server of this test (the demo serves only its own pages); the browser keeps the demo's address, so the
@@ -65,7 +68,8 @@ async function runHtml(example: Example, stack: NpmStart, browser: Browser): Pro
         { timeout: 10_000 },
       )
       .catch(() => assert.fail(`${where}: the widget did not get ready; the page said: ${errors.join(' | ')}`));
-    await page.locator('billing-pay >>> #f-amount').fill('100.00');
+    // Each example pays its own amount: the relay asks before the same payment twice (DUPLICATE_WINDOW_SECONDS).
+    await page.locator('billing-pay >>> #f-amount').fill(`${100 + htmlPayments++}.00`);
     await page.locator('::-p-aria([name="Agreement number"][role="textbox"])').fill('AG-1001');
     const payment = page.waitForNavigation({ timeout: 10_000 });
     await page.locator('billing-pay >>> button[type="submit"]').click();

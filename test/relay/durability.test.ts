@@ -46,6 +46,7 @@ function relayEnv(sandbox: Sandbox, env: Record<string, string>): Record<string,
     BILLING_TIMEOUT_MS: String(BILLING_TIMEOUT_MS),
     RATE_LIMIT_IP: '100000/60',
     RATE_LIMIT_AGREEMENT: '100000/60',
+    DUPLICATE_WINDOW_SECONDS: '0',
     LOG_LEVEL: 'warn',
     ...env,
   };

@@ -55,6 +55,7 @@ export async function startFakeBilling(handle: FakeHandler) {
           BILLING_TIMEOUT_MS: '5000',
           RATE_LIMIT_IP: '100000/60',
           RATE_LIMIT_AGREEMENT: '100000/60',
+          DUPLICATE_WINDOW_SECONDS: '0',
           ...env,
         }),
         createLogger('silent'),

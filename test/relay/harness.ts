@@ -18,10 +18,12 @@ export async function startStack(options: { sandbox?: SandboxOptions; env?: Reco
     ALLOWED_ORIGINS: SHOP,
     PORT: '0',
     BILLING_TIMEOUT_MS: '2000',
-    // Generous limits: the suites send many payments from one address for one agreement; rate-limit tests lower them.
+    // Generous limits and no duplicate window: the suites send many payments from one address for one agreement;
+    // the rate-limit and duplicate tests set their own.
     RATE_LIMIT_IP: '100000/60',
     RATE_LIMIT_AGREEMENT: '100000/60',
     RATE_LIMIT_NOT_FOUND: '100000/60',
+    DUPLICATE_WINDOW_SECONDS: '0',
     // Keys in this process only; the suites that restart a relay give it a file.
     STORE_FILE: ':memory:',
     ...options.env,

@@ -67,6 +67,7 @@ describe('one relay without Redis: 60,000 keyed payments', () => {
         ALLOWED_ORIGINS: SHOP,
         RATE_LIMIT_IP: '1000000/60',
         RATE_LIMIT_AGREEMENT: '1000000/60',
+        DUPLICATE_WINDOW_SECONDS: '0',
         LOG_LEVEL: 'warn',
         // Capacity, not durability, is measured here (the crash tests use a real disk): on tmpfs where there is one, so
         // the run is not paced by 120,000 fsyncs.

@@ -62,6 +62,7 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
     BILLING_TIMEOUT_MS: '5000',
     RATE_LIMIT_IP: '100000/60',
     RATE_LIMIT_AGREEMENT: '100000/60',
+    DUPLICATE_WINDOW_SECONDS: '0',
     REDIS_SENTINELS: servers!.sentinels,
     REDIS_SENTINEL_NAME: servers!.name,
     REDIS_PASSWORD: servers!.password,

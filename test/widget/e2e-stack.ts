@@ -38,6 +38,7 @@ export async function startE2eStack(pageOrigins: string[]) {
       // The tests look agreements up by e-mail too, and miss on purpose more often than a payer would.
       ALLOWED_LOOKUPS: '1 4 5 6 7 8 10 11 14 15',
       RATE_LIMIT_NOT_FOUND: '10000/60',
+      DUPLICATE_WINDOW_SECONDS: '0',
     }),
     createLogger('silent'),
   );
@@ -295,6 +296,7 @@ class ProcessRelay {
         RATE_LIMIT_IP: '10000/60',
         RATE_LIMIT_AGREEMENT: '10000/60',
         RATE_LIMIT_NOT_FOUND: '10000/60',
+        DUPLICATE_WINDOW_SECONDS: '0',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

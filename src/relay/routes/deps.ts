@@ -8,6 +8,7 @@ import type { RelayConfig } from '../config.js';
 import type { IdempotencyStore } from '../idempotency/store.js';
 import type { KeyedHash } from '../keyed-hash.js';
 import type { Metrics } from '../metrics.js';
+import type { RecentPaymentStore } from '../recent-payments/store.js';
 import type { LimiterName } from '../rate-limit.js';
 import type { RedisGuard } from '../redis-guard.js';
 import type { WidgetAssets } from '../widget-assets.js';
@@ -20,6 +21,8 @@ export interface RouteDeps {
   idempotencyStore: IdempotencyStore;
   /** With Redis: whether it keeps every key and takes writes now (readiness). */
   redisGuard?: Pick<RedisGuard, 'check'>;
+  /** Recent payments, to ask before the same one is made twice (`DUPLICATE_WINDOW_SECONDS`). */
+  recentPayments: RecentPaymentStore;
   limiters: Record<LimiterName, RateLimiterAbstract>;
   /** The merchant's page origins (`ALLOWED_ORIGINS`). */
   allowed: Set<string>;

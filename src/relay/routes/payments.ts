@@ -1,8 +1,8 @@
 /**
  * `GET /config` (what the widget may offer) and `POST /payments`, one chain: origin → rate limit per address group →
  * body size → validate (the shared model, return URLs) → idempotency (a replay checked as a fresh answer) → rate limit
- * per lookup value → the address's budget of lookups that found nothing → billing call (its key's claim marked sending
- * last before it leaves) → the answer.
+ * per lookup value → the address's budget of lookups that found nothing → the same payment a moment ago → billing call
+ * (its key's claim marked sending last before it leaves) → the answer.
  */
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
@@ -21,6 +21,7 @@ import { limitBody, requireAllowedOrigin } from '../http/guards.js';
 import { idempotency } from '../idempotency/middleware.js';
 import type { KeyedHash } from '../keyed-hash.js';
 import { limitOutcome, rateLimit } from '../rate-limit.js';
+import { duplicateGuard } from '../recent-payments/middleware.js';
 import { validatePayment } from '../validate-payment.js';
 import type { RouteDeps } from './deps.js';
 
@@ -69,6 +70,15 @@ export function paymentRoutes(deps: RouteDeps): Hono<RelayEnv> {
       (outcome) => outcome instanceof RelayError && outcome.code === 'agreement_not_found',
       () => metrics.rateLimited.inc({ limit: 'not_found' }),
     ),
+    // After idempotency: a retry of the first payment with its key replays it, and is not a duplicate.
+    duplicateGuard({
+      store: deps.recentPayments,
+      windowMs: config.duplicateWindowSeconds * 1000,
+      hash: deps.hash,
+      onDuplicate: () => metrics.duplicatePayments.inc(),
+      onStoreError: (c, error, operation) =>
+        logger.error({ reqId: c.get('requestId'), err: error, operation }, 'recent payments store failed'),
+    }),
     async (c) => {
       const payment = c.get('payment');
       const response = await billing.createPayment(payment, config.epsUuids[payment.system]!, c.get('beforeBilling'));

@@ -71,6 +71,7 @@ export const EN: Texts = {
     idempotency_in_flight: 'Your payment is still being processed. Try again {wait}.',
     idempotency_outcome_unknown:
       'Your earlier attempt could not be confirmed: it may have been paid. Check your balance before you pay again.',
+    duplicate_payment: 'You made the same payment a moment ago. Check your balance before you pay again.',
     rate_limited: 'Too many attempts. Try again {wait}.',
     billing_rejected: 'The payment system did not accept this payment.',
     billing_unavailable: BUSY_EN,
