@@ -40,7 +40,7 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
   const idempotencyStore = redis
     ? new RedisIdempotencyStore(redis, undefined, undefined, { waitReplicas: config.redisWaitReplicas })
     : await openSqliteStore(config.storeFile);
-  const billing = new BillingClient(config, { metrics, redis, secrets });
+  const billing = new BillingClient(config, { metrics, redis, secrets, logger });
   // Read on first use and kept; not built (or built partly): logged, and read again at most every 10 s — not on every
   // request, which would let any GET make the relay read and decompress every bundle again.
   let assets: Promise<WidgetAssets | null> | undefined;
