@@ -12,7 +12,7 @@ import type { RelayConfig } from '../config.js';
 import type { RelayEnv } from '../env.js';
 import { jsonAnswer } from '../error-answer.js';
 import { RelayError } from '../errors.js';
-import { limitBody, requireAllowedOrigin } from '../http/guards.js';
+import { limitBody, refuseForeignOrigin, requireAllowedOrigin } from '../http/guards.js';
 import { idempotency } from '../idempotency/middleware.js';
 import { rateLimit } from '../rate-limit.js';
 import { validatePayment } from '../validate-payment.js';
@@ -33,7 +33,7 @@ export function paymentRoutes(deps: RouteDeps): Hono<RelayEnv> {
     maxAmount: config.maxAmountText,
     autopayLeadDays: config.autopayLeadDays,
   };
-  routes.get('/config', (c) => c.json(paymentOptions));
+  routes.get('/config', refuseForeignOrigin(allowed), (c) => c.json(paymentOptions));
 
   routes.post(
     '/payments',
