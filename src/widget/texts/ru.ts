@@ -4,6 +4,7 @@ import type { PaymentMethodsTexts, Texts } from './types.js';
 const FIX_RU = 'Исправьте отмеченные поля.';
 const BUSY_RU = 'Платёжный сервис перегружен. Попробуйте ещё раз {wait}.';
 const LATE_RU = 'Ответ не пришёл вовремя: платёж мог пройти. Проверьте, прежде чем платить снова.';
+const FRAMED_RU = 'Внутри другого сайта форма не работает. Откройте страницу магазина напрямую.';
 
 export const RU: Texts = {
   labels: {
@@ -90,6 +91,7 @@ export const RU: Texts = {
     timeout: LATE_RU,
     network_error: 'Не удалось связаться с платёжным сервисом. Проверьте соединение и попробуйте ещё раз.',
     unsafe_redirect: 'Адрес страницы оплаты небезопасен, поэтому он не открыт.',
+    framed: FRAMED_RU,
   },
   missing: {
     login: 'Клиент с таким логином не найден.',
@@ -130,4 +132,5 @@ export const METHODS_RU: PaymentMethodsTexts = {
   error_gone: 'Этот способ оплаты уже не сохранён.',
   error_network: 'Не удалось связаться с платёжным сервисом. Проверьте соединение и попробуйте ещё раз.',
   error_timeout: 'Платёжный сервис не ответил вовремя. Попробуйте ещё раз.',
+  error_framed: FRAMED_RU,
 };
