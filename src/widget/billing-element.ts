@@ -38,7 +38,7 @@ export class BillingElement extends LitElement {
    * The origins (space-separated, `https://portal.example`) whose pages may show this one in a frame and have the
    * element act there (Pay, disabling an autopayment), or `*` for any. Unset, a frame of another origin around the
    * page makes it refuse, with a message to the payer: another site could otherwise lure the payer's clicks
-   * onto it. Where the browser does not tell a frame's origin (Firefox), only `*` allows a frame of another origin.
+   * onto it. In a browser without `location.ancestorOrigins`, only `*` allows a frame of another origin.
    */
   frameOrigins = '';
 

@@ -74,8 +74,8 @@ describe('<billing-payment-methods> in a frame', () => {
     const confirm = await ask(frame, 'confirm-button');
     if (confirm.at) await clickIn(frame, 'confirm-button');
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(confirm.at, 'no confirmation step').to.equal(null);
     expect(await deletes(), 'DELETEs that reached the billing').to.equal(before);
+    expect(confirm.at, 'no confirmation step').to.equal(null);
     expect((await ask(frame, 'status')).status).to.contain('Inside another site');
   });
 
