@@ -26,6 +26,7 @@ describe('relay: a page of an origin not in ALLOWED_ORIGINS', () => {
     const body = (await res.json()) as { error: { code: string; message: string } };
     assert.equal(body.error.code, 'origin_not_allowed');
     assert.match(body.error.message, /ALLOWED_ORIGINS/);
+    assert.ok(body.error.message.includes(STRANGER), 'the message names the origin to add');
     const line = stack.logLines
       .map((l) => JSON.parse(l) as Record<string, unknown>)
       .find((l) => l.path === '/config' && l.status === 403);

@@ -51,7 +51,8 @@ describe('the embed on a page whose origin the relay does not allow', () => {
   let frame: HTMLIFrameElement | undefined;
   afterEach(() => frame?.remove());
 
-  it('the bundle runs (the element is defined), and the widget reads /config’s refusal as origin_not_allowed', async () => {
+  it('the bundle runs (the element is defined), and the widget reads /config’s refusal as origin_not_allowed', async function () {
+    this.timeout(10_000);
     const opened = await openEmbed({ relay: 'foreign' });
     frame = opened.frame;
     expect(opened.win.customElements.get('billing-pay'), 'the element is defined').to.not.equal(undefined);

@@ -74,7 +74,7 @@ export function refuseForeignOrigin(allowed: Set<string>) {
       throw new RelayError(
         403,
         'origin_not_allowed',
-        'This page’s origin is not in the relay’s ALLOWED_ORIGINS: the widget does not work here.',
+        `The relay's ALLOWED_ORIGINS does not name ${origin}: add it there for the widget to work on this page.`,
       );
     }
     await next();
