@@ -147,6 +147,8 @@ function strictCsp() {
         "img-src 'self' data:",
         // The end-to-end tests reach the real relay, started on a free port of this machine.
         "connect-src 'self' http://127.0.0.1:* http://localhost:*",
+        // test/widget/framing.test.ts frames this server's pages under its other name.
+        "frame-src 'self' http://127.0.0.1:* http://localhost:*",
         "object-src 'none'",
         "base-uri 'none'",
       ].join('; '),

@@ -57,6 +57,12 @@ export function contentSecurityPolicy(relay, pageOrigin) {
   ].join('; ');
 }
 
+/**
+ * The header every page with the widget is sent with, so no page of another origin shows it in a frame (clickjacking);
+ * a `<meta>` policy cannot carry `frame-ancestors`, so it goes as a header of its own.
+ */
+export const FRAME_ANCESTORS_HEADER = "Content-Security-Policy: frame-ancestors 'self'";
+
 /** The relay's `.env` line that lets the merchant's page use it. */
 export function allowedOriginsLine(pageOrigin) {
   return `ALLOWED_ORIGINS=${pageOrigin}`;
@@ -109,6 +115,7 @@ export function scriptHtml(relay, bundle) {
 export function embedSnippet({ relay, pageOrigin, bundle, texts, tag = 'billing-pay', attributes }) {
   const csp = contentSecurityPolicy(relay, pageOrigin);
   const html = [
+    `<!-- Send the page with the HTTP header ${FRAME_ANCESTORS_HEADER} (a <meta> cannot carry it) -->`,
     '<!-- In <head>: the page’s policy (or send it as a Content-Security-Policy header), the relay hints, the widget -->',
     `<meta ${attributeHtml('http-equiv', 'Content-Security-Policy')} ${attributeHtml('content', csp)}>`,
     relayHints(relay),

@@ -28,7 +28,7 @@ export const ERRORS = {
   },
   origin_not_allowed: {
     status: [403],
-    when: '`POST /payments` or `DELETE /payment-methods/{id}` without an `Origin` in `ALLOWED_ORIGINS`',
+    when: '`POST /payments` or `DELETE /payment-methods/{id}` without an `Origin` in `ALLOWED_ORIGINS`; `GET /config` with an `Origin` not in it (answered with CORS for that origin, so the widget can read why)',
   },
   not_found: {
     status: [404],

@@ -429,6 +429,14 @@ export const VARIABLES = {
       'with Redis: the secret the fleet’s billing token is sealed under (AES-256-GCM); unset: a key derived from the billing credentials',
     parse: secretKey,
   }),
+  TOKEN_SECRET_PREVIOUS: variable({
+    group: 'stores',
+    secret: true,
+    must: `be at least ${MIN_SECRET_BYTES} bytes, and differ from TOKEN_SECRET`,
+    description:
+      'while `TOKEN_SECRET` is rotated: its former value. The fleet’s token is opened under either and sealed under both, so instances still on the former secret keep sharing it (see "Rotating secrets" in docs/operating.md)',
+    parse: secretKey,
+  }),
   HASH_SECRET: variable({
     group: 'stores',
     secret: true,
@@ -507,6 +515,14 @@ export const VARIABLES = {
     must: `be at least ${MIN_SECRET_BYTES} bytes (for example: openssl rand -base64 48)`,
     description:
       'shared with the merchant’s backend that signs client sessions (needed for saved methods); unset: `/session` and `/payment-methods` answer 404 `sessions_disabled`',
+    parse: secretKey,
+  }),
+  SESSION_SECRET_PREVIOUS: variable({
+    group: 'sessions',
+    secret: true,
+    must: `be at least ${MIN_SECRET_BYTES} bytes, and differ from SESSION_SECRET`,
+    description:
+      'while `SESSION_SECRET` is rotated: its former value. A session signed with it is still accepted (checked after `SESSION_SECRET`); remove it once the sessions signed with it have expired (see "Rotating secrets" in docs/operating.md)',
     parse: secretKey,
   }),
   SESSION_MAX_AGE_SECONDS: variable({

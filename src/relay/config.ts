@@ -53,6 +53,8 @@ export interface RelayConfig {
   redisKeyPrefix: string;
   /** The secret the fleet's billing token is sealed under in Redis; unset: one derived from the billing credentials. */
   tokenSecret?: string;
+  /** While `tokenSecret` is rotated, its former value: the token is opened under either and sealed under both. */
+  tokenSecretPrevious?: string;
   /** The request header that carries the client's address, set by a proxy in front of the relay; none: the socket. */
   trustProxy?: string;
   rateLimitIp: RateLimit;
@@ -68,6 +70,8 @@ export interface RelayConfig {
   duplicateWindowSeconds: number;
   /** The key that checks client sessions (HS256, at least 32 bytes); unset: the payment-method endpoints are off. */
   sessionSecret?: string;
+  /** While `sessionSecret` is rotated, its former value: sessions it signed are still accepted. */
+  sessionSecretPrevious?: string;
   /** The query parameter that scopes `GET /payment_methods` to an agreement (not documented by the billing). */
   paymentMethodsAgreementParam: string;
   /** The field of a payment method record that names its agreement: the proof that it belongs to the session's. */
@@ -161,6 +165,13 @@ export function loadConfig(env: Env = process.env): RelayConfig {
   for (const name of ['REDIS_USERNAME', 'REDIS_PASSWORD'] as const)
     if (!redis && v[name]) problems.push(`${name} is set without REDIS_URL or REDIS_SENTINELS`);
   if (!redis && v.REDIS_WAIT_REPLICAS) problems.push('REDIS_WAIT_REPLICAS is set without REDIS_URL or REDIS_SENTINELS');
+  for (const [name, current] of [
+    ['TOKEN_SECRET_PREVIOUS', 'TOKEN_SECRET'],
+    ['SESSION_SECRET_PREVIOUS', 'SESSION_SECRET'],
+  ] as const) {
+    if (v[name] && !v[current]) problems.push(`${name} is set without ${current}`);
+    else if (v[name] && v[name] === v[current]) problems.push(`${name} must ${VARIABLES[name].must}`);
+  }
   for (const name of ['REDIS_SENTINEL_USERNAME', 'REDIS_SENTINEL_PASSWORD'] as const)
     if (!v.REDIS_SENTINELS && v[name]) problems.push(`${name} is set without REDIS_SENTINELS`);
   if (!v.REDIS_SENTINELS && v.REDIS_SENTINEL_TLS)
@@ -201,6 +212,7 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     redisWaitReplicas: v.REDIS_WAIT_REPLICAS ?? (v.REDIS_SENTINELS ? 1 : 0),
     redisKeyPrefix: v.REDIS_KEY_PREFIX!,
     ...(v.TOKEN_SECRET && { tokenSecret: v.TOKEN_SECRET }),
+    ...(v.TOKEN_SECRET_PREVIOUS && { tokenSecretPrevious: v.TOKEN_SECRET_PREVIOUS }),
     ...(v.TRUST_PROXY && { trustProxy: v.TRUST_PROXY }),
     rateLimitIp: v.RATE_LIMIT_IP!,
     rateLimitAgreement: v.RATE_LIMIT_AGREEMENT!,
@@ -210,6 +222,7 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     idempotencyTtlSeconds: v.IDEMPOTENCY_TTL_SECONDS!,
     duplicateWindowSeconds: v.DUPLICATE_WINDOW_SECONDS!,
     ...(v.SESSION_SECRET && { sessionSecret: v.SESSION_SECRET }),
+    ...(v.SESSION_SECRET_PREVIOUS && { sessionSecretPrevious: v.SESSION_SECRET_PREVIOUS }),
     paymentMethodsAgreementParam: v.PAYMENT_METHODS_AGREEMENT_PARAM!,
     paymentMethodsAgreementField: v.PAYMENT_METHODS_AGREEMENT_FIELD!,
     paymentMethodsTrustScope: v.PAYMENT_METHODS_TRUST_BILLING_SCOPE === true,

@@ -63,7 +63,7 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
     ? new RedisRecentPayments(redis, config.redisKeyPrefix)
     : await openSqliteRecentPayments(config.storeFile);
   const traces = await loadTraces(config);
-  const billing = new BillingClient(config, { metrics, redis, secrets, traces });
+  const billing = new BillingClient(config, { metrics, redis, secrets, traces, logger });
   // Read on first use and kept; not built (or built partly): logged, and read again at most every 10 s — not on every
   // request, which would let any GET make the relay read and decompress every bundle again.
   let assets: Promise<WidgetAssets | null> | undefined;

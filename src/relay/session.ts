@@ -47,23 +47,18 @@ const CLOCK_TOLERANCE_SECONDS = 5;
  * The session a request carries in `Authorization: Bearer …`; any problem is a 401. Besides its signature and expiry,
  * a session must say when it was issued (`iat`): not in the future, and at most `maxAgeSeconds` ago (`SESSION_MAX_AGE_SECONDS`,
  * a day by default: the signer's own cap), so a session signed with a far expiry by a careless backend still ends.
+ * `secrets` is the current key, then the previous one while it is rotated (`SESSION_SECRET_PREVIOUS`).
  */
 export async function verifyClientSession(
   authorization: string | undefined,
-  secret: string,
+  secrets: string | readonly string[],
   maxAgeSeconds = MAX_TTL_SECONDS,
 ): Promise<ClientSession> {
   const token = /^Bearer ([\w-]+\.[\w-]+\.[\w-]+)$/.exec(authorization ?? '')?.[1];
   if (!token) throw unauthorized('A client session is required (Authorization: Bearer <session>).');
+  const keys = (typeof secrets === 'string' ? [secrets] : secrets).map(key);
   try {
-    const { payload } = await jwtVerify(token, key(secret), {
-      algorithms: [ALGORITHM],
-      issuer: ISSUER,
-      audience: AUDIENCE,
-      requiredClaims: ['exp', 'iat', 'agr'],
-      maxTokenAge: maxAgeSeconds,
-      clockTolerance: CLOCK_TOLERANCE_SECONDS,
-    });
+    const { payload } = await verifyWithAny(token, keys, maxAgeSeconds);
     const agreementId = payload.agr;
     if (typeof agreementId !== 'number' || !Number.isSafeInteger(agreementId) || agreementId <= 0) {
       throw new Error('agr is not an agreement id');
@@ -76,6 +71,26 @@ export async function verifyClientSession(
       error,
     );
   }
+}
+
+/** Checked with each key in turn; only a signature that does not match moves on to the next. */
+async function verifyWithAny(token: string, keys: Uint8Array[], maxAgeSeconds: number) {
+  for (const [index, secret] of keys.entries()) {
+    try {
+      return await jwtVerify(token, secret, {
+        algorithms: [ALGORITHM],
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        requiredClaims: ['exp', 'iat', 'agr'],
+        maxTokenAge: maxAgeSeconds,
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      });
+    } catch (error) {
+      const mismatch = (error as { code?: string }).code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED';
+      if (!mismatch || index === keys.length - 1) throw error;
+    }
+  }
+  throw new Error('no session key');
 }
 
 function unauthorized(message: string, cause?: unknown): RelayError {

@@ -115,6 +115,8 @@ export function serveWidgetAssets(load: () => Promise<WidgetAssets | null>): Mid
     const encoding = compressed ? pickEncoding(c.req.header('accept-encoding')) : 'identity';
     const { body, etag } = asset.forms[encoding] ?? asset.forms.identity;
     c.header('Cache-Control', asset.cacheControl);
+    // Public files: any page may run them, whatever ALLOWED_ORIGINS says (no credentials, so `*`).
+    c.header('Access-Control-Allow-Origin', '*');
     c.header('ETag', etag);
     if (compressed) c.header('Vary', 'Accept-Encoding', { append: true });
     if (matches(c.req.header('if-none-match'), etag)) return c.body(null, 304);

@@ -1,8 +1,10 @@
 /**
  * What both elements share: their language (`lang`, followed as it changes), the page's `texts`, the colour `theme`,
- * their readiness (`state`), and how a failure and a focus move are handled.
+ * their readiness (`state`), the frames they may act in (`frame-origins`), and how a failure and a focus move are
+ * handled.
  */
 import { LitElement, type PropertyDeclarations } from 'lit';
+import { framingRefused } from './framing.js';
 import type { TextsOption } from './i18n.js';
 import { Readiness, type ReadyState } from './readiness.js';
 
@@ -14,6 +16,7 @@ export class BillingElement extends LitElement {
   static override properties: PropertyDeclarations = {
     texts: { type: Object },
     theme: { reflect: true },
+    frameOrigins: { attribute: 'frame-origins' },
   };
 
   protected readonly readiness = new Readiness(this);
@@ -32,6 +35,14 @@ export class BillingElement extends LitElement {
   theme: 'light' | 'dark' | 'auto' = 'auto';
 
   /**
+   * The origins (space-separated, `https://portal.example`) whose pages may show this one in a frame and have the
+   * element act there (Pay, disabling an autopayment), or `*` for any. Unset, a frame of another origin around the
+   * page makes it refuse, with a message to the payer: another site could otherwise lure the payer's clicks
+   * onto it. In a browser without `location.ancestorOrigins`, only `*` allows a frame of another origin.
+   */
+  frameOrigins = '';
+
+  /**
    * Where the element is: `loading` what it shows, `ready` (shown; its ready event, if it has one, has fired, perhaps
    * before the page listened), or `failed` to load it. Read-only; reflected to the `state` attribute.
    */
@@ -46,6 +57,14 @@ export class BillingElement extends LitElement {
   override attributeChangedCallback(name: string, old: string | null, value: string | null): void {
     super.attributeChangedCallback(name, old, value);
     if (name === 'lang' && old !== value) this.requestUpdate();
+  }
+
+  /**
+   * Whether the element must not act now (pay, disable): the page is in a frame of an origin `frame-origins` does not
+   * name. Asked at the moment of acting, as a frame can be put around the page later.
+   */
+  protected framingRefusal(): boolean {
+    return framingRefused(this.frameOrigins);
   }
 
   /** After the next render, focuses the first element `selector` finds in the shadow root. */

@@ -5,6 +5,7 @@ import styles from './billing-payment-methods.styles.js';
 import { emit } from './events.js';
 import { fill, type PaymentMethodsTexts, type Texts } from './i18n.js';
 import { LocalizeController } from './localize.js';
+import { framedError } from './framing.js';
 import { errorText, toPayError, type PayError } from './pay-error.js';
 import type { ReadyState } from './readiness.js';
 import { disablePaymentMethod, fetchPaymentMethods, type SavedPaymentMethod } from './session-client.js';
@@ -155,11 +156,21 @@ export class BillingPaymentMethods extends BillingElement {
   }
 
   private onDisable = (e: Event) => {
+    this.done = '';
+    if (this.refuseFramed()) return;
     this.confirming = this.idOf(e);
     this.failure = null;
-    this.done = '';
     void this.focusLater('.keep');
   };
+
+  /** Inside a frame of another site, nothing is disabled: the payer is told why (see `frame-origins`). */
+  private refuseFramed(): boolean {
+    if (!this.framingRefusal()) return false;
+    this.confirming = null;
+    this.failure = framedError();
+    void this.focusLater('.status');
+    return true;
+  }
 
   private onKeep = () => {
     if (this.disabling !== null) return;
@@ -177,7 +188,7 @@ export class BillingPaymentMethods extends BillingElement {
     if (this.disabling !== null) return;
     const index = this.methods.findIndex((m) => m.id === id);
     const method = this.methods[index];
-    if (!method) return;
+    if (!method || this.refuseFramed()) return;
     const controller = this.begin();
     this.disabling = id;
     try {
@@ -229,6 +240,7 @@ export class BillingPaymentMethods extends BillingElement {
       timeout: t.error_timeout,
       network_error: t.error_network,
       not_found: fallback === 'error_disable' ? t.error_gone : undefined,
+      framed: t.error_framed,
     };
     return errorText(texts, this.failure, this.localize.speech().locale, t[fallback]);
   }

@@ -6,7 +6,14 @@ import type { ErrorCode } from '../eps/errors.js';
 import { fill } from './i18n.js';
 
 /** The widget's own failure codes, beside the relay's `ErrorCode`s. */
-export const WIDGET_ERROR_CODES = ['network_error', 'timeout', 'bad_answer', 'unsafe_redirect', 'load_failed'] as const;
+export const WIDGET_ERROR_CODES = [
+  'network_error',
+  'timeout',
+  'bad_answer',
+  'unsafe_redirect',
+  'load_failed',
+  'framed',
+] as const;
 export type WidgetErrorCode = (typeof WIDGET_ERROR_CODES)[number];
 
 /**
@@ -30,7 +37,8 @@ export const FAULT_CODES = [
 ] as const satisfies readonly (ErrorCode | WidgetErrorCode)[];
 export type FaultCode = (typeof FAULT_CODES)[number];
 
-export type PayErrorType = 'validation' | 'network' | 'relay' | 'billing';
+/** `framing`: refused inside a frame of another site (framing.ts). */
+export type PayErrorType = 'validation' | 'network' | 'relay' | 'billing' | 'framing';
 
 /**
  * A failure's code: the relay's (`ErrorCode`; a newer relay's code is kept as it came, and gets the general text),

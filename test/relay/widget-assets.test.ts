@@ -158,7 +158,11 @@ describe('widget assets: the relay serves the real build', () => {
       for (const path of [name, file]) {
         const br = await rawGet(`${stack.relay.url}/${path}`, { 'accept-encoding': 'br', origin: SHOP });
         assert.equal(br.headers['content-encoding'], 'br');
-        assert.equal(br.headers['access-control-allow-origin'], SHOP, 'a crossorigin script needs CORS');
+        assert.equal(br.headers['access-control-allow-origin'], '*', 'a crossorigin script needs CORS');
+        const stranger = await rawGet(`${stack.relay.url}/${path}`, { origin: 'https://stranger.example' });
+        assert.equal(stranger.status, 200);
+        assert.equal(stranger.headers['access-control-allow-origin'], '*', 'public: any page may run it');
+        assert.equal(stranger.headers['access-control-allow-credentials'], undefined);
         assert.match(String(br.headers.etag), /^"[0-9a-f]{20}-br"$/);
         assert.equal(sri(brotliDecompressSync(br.body)), integrity, `${path} brotli`);
         const gz = await rawGet(`${stack.relay.url}/${path}`, { 'accept-encoding': 'gzip' });

@@ -74,6 +74,31 @@ export async function startE2eStack(pageOrigins: string[]) {
     /** The `POST /eps_payments` bodies that reached the billing. */
     payments: async () =>
       sandbox.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/eps_payments')).map((c) => c.body),
+    /** How many `DELETE`s (disabled payment methods) reached the billing. */
+    deletes: async () => ({ count: sandbox.calls.filter((c) => c.method === 'DELETE').length }),
+    /** A method of `?agreement_number=` saved with autopayment, through the relay and the hosted page: `{id}`. */
+    'saved-method': async (q) => {
+      const res = await fetch(`${relay.url}/payments`, {
+        method: 'POST',
+        headers: { origin: pageOrigins[0]!, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          system: 'A',
+          amount: '10.00',
+          agreement_param_id: 5,
+          agreement_param_value: q.get('agreement_number'),
+          eps_params: [
+            { name: 'confirmation_type', value: 'redirect' },
+            { name: 'confirmation_return_url', value: `${pageOrigins[0]}/` },
+            { name: 'save_payment_method', value: true },
+            { name: 'enable_autopayments', value: true },
+            { name: 'preferred_method', value: true },
+          ],
+        }),
+      });
+      const { redirect_url: url } = (await res.json()) as { redirect_url: string };
+      await fetch(url, { method: 'POST', body: new URLSearchParams({ decision: 'pay' }), redirect: 'manual' });
+      return { id: [...sandbox.store.paymentMethods.values()].at(-1)!.payment_method_id };
+    },
     methods: async (q) =>
       [...sandbox.store.paymentMethods.values()].filter((m) => m.agreement_id === Number(q.get('agreement'))),
     balance: async (q) => ({ balance: String(sandbox.store.agreements.get(Number(q.get('agreement')))?.balance) }),
@@ -142,18 +167,46 @@ export async function startE2eStack(pageOrigins: string[]) {
      * later, as a compromised server or cache would.
      */
     embed: async (q) => {
-      const bundles = (await (await fetch(`${relay.url}/bundles.json`)).json()) as Record<string, EmbedBundle>;
+      // `?relay=foreign`: the bundle and /config of a relay whose ALLOWED_ORIGINS does not name this page.
+      const from = q.get('relay') === 'foreign' ? foreignRelay : relay;
+      const bundles = (await (await fetch(`${from.url}/bundles.json`)).json()) as Record<string, EmbedBundle>;
       const bundle = bundles['billing-pay.js'];
       if (!bundle) throw new Error('the relay serves no billing-pay.js: run `npm run build` first');
-      const files = q.get('files') === 'tampered' ? tampering.url : relay.url;
-      let hints = relayHints(relay.url);
+      const files = q.get('files') === 'tampered' ? tampering.url : from.url;
+      let hints = relayHints(from.url);
       if (q.get('hints') === 'no-crossorigin') hints = hints.replace(/( as="fetch") crossorigin /, '$1 ');
       const head = `${hints}\n${scriptHtml(files, bundle)}`;
-      const element = elementHtml('billing-pay', [['relay', relay.url]]);
+      const element = elementHtml('billing-pay', [['relay', from.url]]);
+      // `?trusted-types=lit-html`: the page requires Trusted Types and allows only the policies named.
+      const trustedTypes = q.get('trusted-types');
       const lang = q.get('lang') === 'ru' ? 'ru' : 'en';
       return {
         html: `<!doctype html>\n<html lang="${lang}"><head><meta charset="utf-8"><title>Shop</title>\n${head}\n</head>\n<body>${element}</body></html>\n`,
-        csp: `default-src 'none'; script-src ${files}; connect-src ${relay.url} ${files}; style-src 'self'; base-uri 'none'`,
+        csp: [
+          `default-src 'none'; script-src ${files}; connect-src ${from.url} ${files}; style-src 'self'; base-uri 'none'`,
+          ...(trustedTypes === null ? [] : [`require-trusted-types-for 'script'; trusted-types ${trustedTypes}`]),
+        ].join('; '),
+      };
+    },
+    /**
+     * A "My account" page with `<billing-payment-methods>` for `?session=` (the account bundle from the relay), and
+     * test/widget/pages/frame-reporter.ts, which tells a framing test page where the element's parts are.
+     * `?frame-origins=`: the element's attribute.
+     */
+    account: async (q) => {
+      const bundles = (await (await fetch(`${relay.url}/bundles.json`)).json()) as Record<string, EmbedBundle>;
+      const bundle = bundles['billing-pay-account.js'];
+      if (!bundle) throw new Error('the relay serves no billing-pay-account.js: run `npm run build` first');
+      const element = elementHtml('billing-payment-methods', [
+        ['lang', 'en'],
+        ['relay', relay.url],
+        ['session', q.get('session') ?? ''],
+        ...(q.has('frame-origins') ? [['frame-origins', q.get('frame-origins')!] as [string, string]] : []),
+      ]);
+      const reporter = '<script type="module" src="/test/widget/pages/frame-reporter.ts"></script>';
+      return {
+        html: `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Account</title>\n${scriptHtml(relay.url, bundle)}\n${reporter}\n</head>\n<body>${element}</body></html>\n`,
+        csp: `default-src 'none'; script-src 'self' ${relay.url}; connect-src ${relay.url}; style-src 'self'; base-uri 'none'`,
       };
     },
   };

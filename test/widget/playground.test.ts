@@ -122,6 +122,17 @@ describe('playground', () => {
       );
     });
 
+    it('the snippet tells the merchant to send frame-ancestors as a header, which a <meta> cannot carry', () => {
+      const { html } = embedSnippet({
+        relay: 'https://pay.shop.example/relay',
+        pageOrigin: 'https://shop.example',
+        bundle: { file: 'billing-pay.0123456789.js', integrity: 'sha384-x' },
+        attributes: [],
+      });
+      expect(html).to.contain("HTTP header Content-Security-Policy: frame-ancestors 'self'");
+      expect(parse(html).doc.querySelector('meta')!.getAttribute('content')).to.not.contain('frame-ancestors');
+    });
+
     it('a relay with a path: the script, the preload and the element all name it as the widget reads it', () => {
       const { html, env } = embedSnippet({
         relay: 'https://pay.shop.example/relay',

@@ -10,6 +10,7 @@ import { billingMessage, envelopeResponse } from './answer.js';
 import { exchange } from './exchange.js';
 import type { RelayConfig } from '../config.js';
 import { RelayError } from '../errors.js';
+import type { Logger } from 'pino';
 import type { LogSecrets } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { FleetTokenCache, type RedisTokenCommands } from './fleet-token.js';
@@ -20,7 +21,7 @@ type BillingConfig = Pick<
   RelayConfig,
   'billingBaseUrl' | 'billingUsername' | 'billingPassword' | 'billingTimeoutMs' | 'tokenTtlUnit' | 'agreementNotFound'
 > &
-  Partial<Pick<RelayConfig, 'billingMaxResponseBytes' | 'tokenSecret' | 'redisKeyPrefix'>>;
+  Partial<Pick<RelayConfig, 'billingMaxResponseBytes' | 'tokenSecret' | 'tokenSecretPrevious' | 'redisKeyPrefix'>>;
 
 /** The largest billing answer read when the configuration does not say (`BILLING_MAX_RESPONSE_BYTES`). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -60,9 +61,15 @@ export class BillingClient {
   /** With `redis`, the token is the fleet's (fleet-token.ts); else this instance's own. */
   constructor(
     private readonly config: BillingConfig,
-    options: { metrics?: Metrics; redis?: RedisTokenCommands; secrets?: LogSecrets; traces?: Traces } = {},
+    options: {
+      metrics?: Metrics;
+      redis?: RedisTokenCommands;
+      secrets?: LogSecrets;
+      traces?: Traces;
+      logger?: Logger;
+    } = {},
   ) {
-    const { metrics, redis, secrets, traces } = options;
+    const { metrics, redis, secrets, traces, logger } = options;
     this.metrics = metrics;
     this.secrets = secrets;
     this.traces = traces;
@@ -84,8 +91,14 @@ export class BillingClient {
     this.#tokens = redis
       ? new FleetTokenCache(issue, {
           redis,
-          secret:
+          secrets: [
             config.tokenSecret ?? `${config.billingBaseUrl}\n${config.billingUsername}\n${config.billingPassword}`,
+            ...(config.tokenSecretPrevious ? [config.tokenSecretPrevious] : []),
+          ],
+          onForeignToken: () =>
+            logger?.warn(
+              'the billing token in Redis is sealed under a TOKEN_SECRET this relay does not know: it uses a token of its own, unshared, until that one expires; during a rotation give the relays on the new secret TOKEN_SECRET_PREVIOUS (docs/operating.md, "Rotating secrets")',
+            ),
           lockMs: longestTokenMs(config.billingTimeoutMs),
           ...(config.redisKeyPrefix && { prefix: config.redisKeyPrefix }),
         })

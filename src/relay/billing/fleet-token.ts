@@ -7,7 +7,10 @@
  *
  * The token is stored sealed (AES-256-GCM, under a key derived by HKDF from `TOKEN_SECRET` or else from the billing
  * credentials), so Redis alone never yields a usable bearer. Should Redis fail, each instance goes on with a token
- * of its own.
+ * of its own. While the secret is rotated, the token is sealed under the current secret and the previous one (one
+ * sealed copy each, current first) and opened under either, so instances still on the previous secret share it too.
+ * An instance that finds a token sealed under no secret it knows uses a token of its own without writing it, until
+ * the fleet's expires: two instances with unrelated secrets never take turns overwriting each other's.
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import type { RedisConnection } from '../redis-connection.js';
@@ -25,8 +28,10 @@ interface SharedToken {
 
 export interface FleetTokenOptions {
   redis: RedisTokenCommands;
-  /** The secret the sealing key is derived from. */
-  secret: string;
+  /** The secrets the sealing keys are derived from: the current one, then the previous one while it is rotated. */
+  secrets: readonly string[];
+  /** Told once each time the fleet's token is found sealed under no secret this instance knows. */
+  onForeignToken?: () => void;
   /** How long one instance may hold the refresh lock: longer than a `GET /auth` with its retries can take. */
   lockMs: number;
   prefix?: string;
@@ -36,12 +41,15 @@ export interface FleetTokenOptions {
 const POLL_MS = 50;
 /** Deletes the lock only if it is still this instance's. */
 const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+/** What `#read` answers for a token sealed under no secret of this instance's. */
+const FOREIGN = Symbol('foreign');
 
 export class FleetTokenCache implements TokenSource {
   #current?: SharedToken;
   #refused?: string;
   #pending?: Promise<string>;
-  readonly #key: Buffer;
+  #foreignTold = false;
+  readonly #keys: Buffer[];
   readonly #tokenKey: string;
   readonly #lockKey: string;
   readonly #now: () => number;
@@ -53,7 +61,9 @@ export class FleetTokenCache implements TokenSource {
     const prefix = options.prefix ?? 'billing-pay:';
     this.#tokenKey = `${prefix}billing-token`;
     this.#lockKey = `${prefix}billing-token:lock`;
-    this.#key = Buffer.from(hkdfSync('sha256', options.secret, 'billing-pay fleet token', this.#tokenKey, 32));
+    this.#keys = options.secrets.map((secret) =>
+      Buffer.from(hkdfSync('sha256', secret, 'billing-pay fleet token', this.#tokenKey, 32)),
+    );
     this.#now = options.now ?? Date.now;
   }
 
@@ -83,11 +93,13 @@ export class FleetTokenCache implements TokenSource {
     try {
       for (;;) {
         const shared = await this.#read();
+        if (shared === FOREIGN) return await this.#own();
         if (shared && this.#usable(shared, shared.refreshAt)) return this.#keep(shared);
         if (await this.#lock(lockId)) {
           try {
             // Renewed by another instance just before the lock was taken?
             const again = await this.#read();
+            if (again === FOREIGN) return await this.#own();
             if (again && this.#usable(again, again.refreshAt)) return this.#keep(again);
             return this.#keep(await this.#renew());
           } finally {
@@ -103,6 +115,11 @@ export class FleetTokenCache implements TokenSource {
       if (!isRedisFailure(error)) throw error;
     }
     // Redis failed, or the renewing instance never finished: a token of this instance's own.
+    return this.#own();
+  }
+
+  /** A token for this instance alone, never written to Redis. */
+  async #own(): Promise<string> {
     const { token, lifetimeMs } = await this.issue();
     return this.#keep({ token, ...tokenTimes(this.#now(), lifetimeMs) });
   }
@@ -125,9 +142,16 @@ export class FleetTokenCache implements TokenSource {
     return shared;
   }
 
-  async #read(): Promise<SharedToken | undefined> {
+  async #read(): Promise<SharedToken | undefined | typeof FOREIGN> {
     const sealed = await this.#redis(this.options.redis.get(this.#tokenKey));
-    return typeof sealed === 'string' ? this.#open(sealed) : undefined;
+    if (typeof sealed !== 'string') return undefined;
+    const shared = this.#open(sealed);
+    if (shared) this.#foreignTold = false;
+    else if (!this.#foreignTold) {
+      this.#foreignTold = true;
+      this.options.onForeignToken?.();
+    }
+    return shared ?? FOREIGN;
   }
 
   async #lock(lockId: string): Promise<boolean> {
@@ -145,25 +169,38 @@ export class FleetTokenCache implements TokenSource {
     });
   }
 
-  /** iv (12 bytes) · tag (16) · ciphertext, base64url; the Redis key is the associated data. */
+  /**
+   * One copy per key, joined by `.`: each iv (12 bytes) · tag (16) · ciphertext, base64url; the Redis key is the
+   * associated data. With one secret, one copy.
+   */
   #seal(shared: SharedToken): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.#key, iv).setAAD(Buffer.from(this.#tokenKey));
-    const body = Buffer.concat([cipher.update(JSON.stringify(shared), 'utf8'), cipher.final()]);
-    return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+    const plain = JSON.stringify(shared);
+    return this.#keys
+      .map((key) => {
+        const iv = randomBytes(12);
+        const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(this.#tokenKey));
+        const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+        return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+      })
+      .join('.');
   }
 
-  /** The token, or `undefined` for anything not sealed under this fleet's key (another secret, tampering). */
+  /** The token, or `undefined` when no copy is sealed under a key of this instance's (another secret, tampering). */
   #open(sealed: string): SharedToken | undefined {
-    try {
-      const bytes = Buffer.from(sealed, 'base64url');
-      const decipher = createDecipheriv('aes-256-gcm', this.#key, bytes.subarray(0, 12));
-      decipher.setAAD(Buffer.from(this.#tokenKey)).setAuthTag(bytes.subarray(12, 28));
-      const text = Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
-      return JSON.parse(text) as SharedToken;
-    } catch {
-      return undefined;
+    for (const copy of sealed.split('.')) {
+      for (const key of this.#keys) {
+        try {
+          const bytes = Buffer.from(copy, 'base64url');
+          const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12));
+          decipher.setAAD(Buffer.from(this.#tokenKey)).setAuthTag(bytes.subarray(12, 28));
+          const text = Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
+          return JSON.parse(text) as SharedToken;
+        } catch {
+          // Not this key: the next one.
+        }
+      }
     }
+    return undefined;
   }
 }
 

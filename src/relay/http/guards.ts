@@ -1,5 +1,6 @@
 /** What every answer carries, and what a request must be before a route reads it: origin and body size. */
 import { bodyLimit } from 'hono/body-limit';
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { RelayConfig } from '../config.js';
 import type { RelayEnv } from '../env.js';
@@ -42,12 +43,39 @@ export function limitBody(max: number) {
   });
 }
 
+/** The request's log line names the origin and the variable that would allow it. */
+function logRefusedOrigin(c: Context<RelayEnv>, origin: string | undefined): void {
+  c.set('logFields', { ...c.get('logFields'), origin: origin ?? null, refused: 'origin not in ALLOWED_ORIGINS' });
+}
+
 /** A payment may only be started from one of the merchant's pages (browsers always send Origin on a POST). */
 export function requireAllowedOrigin(allowed: Set<string>) {
   return createMiddleware<RelayEnv>(async (c, next) => {
     const origin = c.req.header('origin');
     if (!origin || !allowed.has(origin)) {
+      logRefusedOrigin(c, origin);
       throw new RelayError(403, 'origin_not_allowed', 'Payments may only be started from the merchant’s own pages.');
+    }
+    await next();
+  });
+}
+
+/**
+ * A page of another origin (one that sends `Origin` and is not in `ALLOWED_ORIGINS`) is refused with a 403
+ * `origin_not_allowed` that it may read (CORS for that answer only): a CORS failure would reach its script as a bare
+ * network error. A request without `Origin` (same-origin GET, curl) passes.
+ */
+export function refuseForeignOrigin(allowed: Set<string>) {
+  return createMiddleware<RelayEnv>(async (c, next) => {
+    const origin = c.req.header('origin');
+    if (origin !== undefined && !allowed.has(origin)) {
+      logRefusedOrigin(c, origin);
+      c.header('Access-Control-Allow-Origin', origin);
+      throw new RelayError(
+        403,
+        'origin_not_allowed',
+        `The relay's ALLOWED_ORIGINS does not name ${origin}: add it there for the widget to work on this page.`,
+      );
     }
     await next();
   });

@@ -17,7 +17,7 @@ import type { RelayConfig } from '../config.js';
 import type { RelayEnv } from '../env.js';
 import { jsonAnswer } from '../error-answer.js';
 import { RelayError } from '../errors.js';
-import { limitBody, requireAllowedOrigin } from '../http/guards.js';
+import { limitBody, refuseForeignOrigin, requireAllowedOrigin } from '../http/guards.js';
 import { idempotency } from '../idempotency/middleware.js';
 import type { KeyedHash } from '../keyed-hash.js';
 import { limitOutcome, rateLimit } from '../rate-limit.js';
@@ -40,7 +40,7 @@ export function paymentRoutes(deps: RouteDeps): Hono<RelayEnv> {
     maxAmount: config.maxAmountText,
     autopayLeadDays: config.autopayLeadDays,
   };
-  routes.get('/config', (c) => c.json(paymentOptions));
+  routes.get('/config', refuseForeignOrigin(allowed), (c) => c.json(paymentOptions));
 
   routes.post(
     '/payments',

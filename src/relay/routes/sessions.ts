@@ -28,7 +28,11 @@ export function sessionRoutes(deps: RouteDeps): Hono<RelayEnv> {
       );
     c.set(
       'session',
-      await verifyClientSession(c.req.header('authorization'), config.sessionSecret, config.sessionMaxAgeSeconds),
+      await verifyClientSession(
+        c.req.header('authorization'),
+        [config.sessionSecret, ...(config.sessionSecretPrevious ? [config.sessionSecretPrevious] : [])],
+        config.sessionMaxAgeSeconds,
+      ),
     );
     await next();
   });

@@ -47,6 +47,7 @@ export const LABELS_EN = {
 
 const FIX_EN = 'Please correct the highlighted fields.';
 const BUSY_EN = 'The payment service is busy. Try again {wait}.';
+const FRAMED_EN = 'Inside another site this form does not work. Open the shop’s page directly.';
 const LATE_EN = 'No answer came in time: the payment may have been made. Check before paying again.';
 
 export const EN: Texts = {
@@ -82,6 +83,7 @@ export const EN: Texts = {
     network_error: 'The payment service could not be reached. Check the connection and try again.',
     unsafe_redirect: 'The payment page address is not safe, so it was not opened.',
     load_failed: 'Part of the payment form could not be loaded, so nothing was sent. Reload the page and try again.',
+    framed: FRAMED_EN,
   },
   missing: {
     login: 'No client with this login.',
@@ -122,4 +124,5 @@ export const METHODS_EN = {
   error_gone: 'This payment method is no longer saved.',
   error_network: 'The payment service could not be reached. Check the connection and try again.',
   error_timeout: 'The payment service did not answer in time. Try again.',
+  error_framed: FRAMED_EN,
 };
