@@ -6,6 +6,8 @@
  */
 import { expect, waitUntil } from '@open-wc/testing';
 import { skipIn } from './input.js';
+import type { BillingPay } from '../../src/widget/billing-pay.js';
+import { click, pay, type } from './helpers.js';
 
 /** Opens `/__e2e/page/embed` in a frame of this origin; the frame's `<billing-pay>` once it is `ready` or `failed`. */
 async function openEmbed(query: Record<string, string>, waitMs = 5_000) {
@@ -27,14 +29,27 @@ describe('the embed under Trusted Types', () => {
   let frame: HTMLIFrameElement | undefined;
   afterEach(() => frame?.remove());
 
-  it('require-trusted-types-for script, trusted-types lit-html: the widget loads and draws its form', async function () {
+  it('require-trusted-types-for script, trusted-types lit-html billing-pay: the widget loads, draws its form and pays', async function () {
+    this.timeout(15_000);
     if (!('trustedTypes' in window))
       await skipIn(this, ['firefox', 'webkit'], 'this engine does not implement Trusted Types');
-    const opened = await openEmbed({ 'trusted-types': 'lit-html' });
+    const opened = await openEmbed({ 'trusted-types': 'lit-html billing-pay' });
     frame = opened.frame;
     expect(opened.win.customElements.get('billing-pay'), 'the element is defined').to.not.equal(undefined);
     expect(opened.el.getAttribute('state')).to.equal('ready');
     expect(opened.el.shadowRoot!.querySelector('form'), 'the form is drawn').to.not.equal(null);
+    // Pay needs the late payment module: its pinned script is inserted under the widget's own policy.
+    const el = opened.el as BillingPay;
+    const redirect = new Promise<CustomEvent>((resolve) =>
+      el.addEventListener('billing-pay-redirect', (e) => (e.preventDefault(), resolve(e as CustomEvent)), {
+        once: true,
+      }),
+    );
+    await click(el, 'System A');
+    await type(el, 'Amount', '10');
+    await type(el, 'Agreement number', 'AG-1001');
+    await pay(el);
+    expect((await redirect).detail.url).to.match(/\/pay\//);
     expect(opened.violations).to.deep.equal([]);
   });
 
