@@ -4,15 +4,36 @@
  * that could not be read, or the element removed while the request was in flight (it aborts the request) — sends the
  * same request with the same idempotency key, so the relay cannot pay it twice. So does a key the relay still holds in
  * flight (its instance may have died mid-payment): the retry then learns its outcome is unknown, and only the Pay after
- * that message makes a new key.
+ * that message makes a new key. A relay that finds the same payment sent a moment ago asks first (`duplicate_payment`):
+ * the payer's "Pay again" sends it with `confirm_duplicate` under a new key.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { PaymentRequest } from '../eps/request.js';
 import { PayError, toPayError } from './pay-error.js';
 import { isSafeRedirect, newIdempotencyKey, postPayment, type SentPayment } from './relay-client.js';
 
-/** Where a submit is: an invalid form or a failed request ends in `error`; a cancelled one goes back to `idle`. */
-export type SubmitState = 'idle' | 'validating' | 'sending' | 'redirecting' | 'error';
+/**
+ * Where a submit is, with what that step holds: an invalid form or a failed request ends in `error`, the relay's
+ * question about the same payment in `duplicate`; a cancelled one goes back to `idle`.
+ */
+export type SubmitState =
+  | { name: 'idle' }
+  | { name: 'checking' }
+  | { name: 'sending' }
+  | { name: 'redirecting'; url: string }
+  | { name: 'duplicate'; request: PaymentRequest; earlierAt: string }
+  | { name: 'error'; failure: PayError };
+
+/** The relay's answer to the same payment sent again within its window (its error code). */
+const DUPLICATE = 'duplicate_payment';
+
+/** When the same payment was started, from the relay's `duplicate_payment` answer; else `null`. */
+export function earlierAt(failure: PayError): string | null {
+  if ((failure.code as string) !== DUPLICATE) return null;
+  const { body } = (failure.cause ?? {}) as { body?: { error?: { earlier_at?: unknown } } };
+  const at = body?.error?.earlier_at;
+  return typeof at === 'string' && !Number.isNaN(Date.parse(at)) ? at : '';
+}
 
 export class PaymentSender implements ReactiveController {
   private abort?: AbortController;
@@ -31,9 +52,9 @@ export class PaymentSender implements ReactiveController {
    * The verified payment page and the payment's id, or `null` when the element was removed meanwhile; a failure throws
    * a `PayError`.
    */
-  async send(relay: string, body: PaymentRequest): Promise<SentPayment | null> {
+  async send(relay: string, body: PaymentRequest, confirmDuplicate = false): Promise<SentPayment | null> {
     const controller = (this.abort = new AbortController());
-    const json = JSON.stringify(body);
+    const json = JSON.stringify(confirmDuplicate ? { ...body, confirm_duplicate: true } : body);
     const key = this.unanswered?.json === json ? this.unanswered.key : newIdempotencyKey();
     this.unanswered = undefined;
     try {
