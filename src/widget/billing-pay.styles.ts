@@ -36,7 +36,7 @@ export default css`
 
   .tiles {
     display: grid;
-    grid-template-columns: repeat(auto-fit, minmax(6.5em, 1fr));
+    grid-template-columns: repeat(auto-fit, minmax(8em, 1fr));
     gap: 0.5em;
   }
 
@@ -57,6 +57,12 @@ export default css`
   .tile:has(:checked) {
     border-color: var(--billing-pay-color-accent);
     box-shadow: inset 0 0 0 1px var(--billing-pay-color-accent);
+  }
+
+  /* A name breaks between its words, not inside one ("Банковская", never "Банковск-ая"). */
+  .name {
+    overflow-wrap: break-word;
+    min-inline-size: 0;
   }
 
   ::slotted(img),
