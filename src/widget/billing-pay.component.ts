@@ -463,7 +463,7 @@ export class BillingPay extends BillingElement {
       const at = earlierAt(failure);
       if (at !== null) {
         this.submit = { name: 'duplicate', request, earlierAt: at };
-        void this.focusLater('[part~="question"] button');
+        void this.focusLater('[part~="question"] .secondary');
         return;
       }
       if (failure.fields) this.entries.set({ problems: { ...failure.fields } });
