@@ -35,17 +35,25 @@ export default css`
     --billing-pay-spacing: 1rem;
     --billing-pay-max-width: 28rem;
 
-    /* The page's inherited styles stop here (text-align, line-height, letter-spacing, text-transform, cursor…);
-       \`all\` leaves the custom properties and the direction, which a right-to-left page passes on. */
-    all: initial;
+    /* The page's inherited styles stop here: each inherited property gets the element's own value (the direction is
+       passed on, so a right-to-left page mirrors the layout). */
     display: block;
     box-sizing: border-box;
     max-inline-size: var(--billing-pay-max-width);
-    font-family: var(--billing-pay-font-family);
-    font-size: var(--billing-pay-font-size);
-    line-height: 1.4;
+    font: normal normal 400 var(--billing-pay-font-size) / 1.4 var(--billing-pay-font-family);
+    font-feature-settings: normal;
     text-align: start;
+    text-indent: 0;
+    text-transform: none;
+    text-shadow: none;
+    letter-spacing: normal;
+    word-spacing: normal;
+    white-space: normal;
+    word-break: normal;
+    hyphens: manual;
     overflow-wrap: anywhere;
+    cursor: auto;
+    visibility: visible;
     color: var(--billing-pay-color-text);
     color-scheme: light;
   }

@@ -583,6 +583,7 @@ export class BillingPay extends BillingElement {
     const working = submit.name === 'sending' || submit.name === 'redirecting';
     const error = failed || submit.name === 'error';
     const status = statusText(c, this.state, submit, this.loadFailure);
+    // While sending and redirecting Pay says so (an endless CSS animation would keep axe from finishing in WebKit).
     // Pressing Pay with a pointer leaves the focus where it is: leaving a changed field checks it, and an error shown
     // above would move Pay from under the pointer between press and release, losing the click (Pay checks it all).
     return html`<div class="panel" lang=${locale}>
@@ -603,7 +604,7 @@ export class BillingPay extends BillingElement {
             : failed || !v.system
               ? nothing
               : html`<button part="button" type="submit" class="pay ${loading ? 'skeleton' : ''}" ?disabled=${loading || this.busy} @mousedown=${(e: Event) => e.preventDefault()}>
-                  ${working ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${payLabel(c, v.linkOnly && save && linkOnly)}
+                  ${working ? status : payLabel(c, v.linkOnly && save && linkOnly)}
                 </button>
                 <p class="note" part="note">${labels.card_note}</p>`
         }

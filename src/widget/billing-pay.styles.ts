@@ -162,26 +162,6 @@ export default css`
     font-variant-numeric: tabular-nums;
   }
 
-  .spinner {
-    inline-size: 1em;
-    block-size: 1em;
-    border: 2px solid currentColor;
-    border-inline-end-color: transparent;
-    border-radius: 50%;
-  }
-
-  @media (prefers-reduced-motion: no-preference) {
-    .spinner {
-      animation: spin 0.8s linear infinite;
-    }
-  }
-
-  @keyframes spin {
-    to {
-      transform: rotate(1turn);
-    }
-  }
-
   /* The skeleton: the form in its final place, its words and boxes greyed until /config comes. */
   .skeleton :is(legend, label, .name, .note, .more),
   .skeleton.pay {
