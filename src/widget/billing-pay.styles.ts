@@ -59,9 +59,10 @@ export default css`
     box-shadow: inset 0 0 0 1px var(--billing-pay-color-accent);
   }
 
-  /* A name breaks between its words, not inside one ("Банковская", never "Банковск-ая"). */
+  /* A name breaks between its words, else by the language's hyphenation ("Банков-ская", never "Банковск ая"). */
   .name {
     overflow-wrap: break-word;
+    hyphens: auto;
     min-inline-size: 0;
   }
 
