@@ -15,7 +15,7 @@ import type { FormCheck, FormInput, FormView, ValueKey } from './form-model.js';
 import { TEXTS } from './i18n.js';
 import { LocalizeController } from './localize.js';
 import { PayError } from './pay-error.js';
-import { failureText, problemText, resultRows, resultText, statusText } from './pay-messages.js';
+import { failureText, loadFailureText, problemText, resultRows, resultText, statusText } from './pay-messages.js';
 import { PayerEntries } from './payer-entries.js';
 import { PaymentReturn } from './payment-return.js';
 import { earlierAt, PaymentSender, type SubmitState } from './payment-sender.js';
@@ -499,7 +499,7 @@ export class BillingPay extends BillingElement {
       console.error(
         `<billing-pay>: ${failure.message} Add this page's origin to the relay's ALLOWED_ORIGINS (comma-separated): ${location.origin}`,
       );
-    const message = loading ? t.labels.error_config : failureText(t, locale, failure, v.systems.length > 1);
+    const message = loading ? loadFailureText(t, failure) : failureText(t, locale, failure, v.systems.length > 1);
     const { problems } = this.entries.value;
     const fields = failure.fields
       ? Object.fromEntries(
