@@ -212,10 +212,13 @@ export function formFields(c: FieldsContext): TemplateResult {
   ${save(c)}`;
 }
 
-/** The words on Pay: "Link card", "Pay ₽1,500.50" once the amount reads, else "Pay". */
+/**
+ * The words on Pay: "Link card", else the label `pay` followed by the amount once it reads ("Pay ₽1,500.50",
+ * "Оплатить 1 500,50 ₽"; a page's own `pay` text too), else `pay` alone.
+ */
 export function payLabel(c: FieldsContext, linking: boolean): string {
   const { labels } = c.t;
   if (linking) return labels.link;
   const amount = parseAmountInput(c.values.amount, c.locale);
-  return amount.ok ? fill(labels.pay_amount, { amount: formatMoney(amount.amount, c.locale, c.currency) }) : labels.pay;
+  return amount.ok ? `${labels.pay} ${formatMoney(amount.amount, c.locale, c.currency)}` : labels.pay;
 }

@@ -30,8 +30,6 @@ export const LABELS_EN = {
   link_only: 'Only link the card (no charge)',
   link_only_hint: 'A test payment is made and then cancelled.',
   pay: 'Pay',
-  // {amount}: the amount with its currency, as the language writes it ("₽1,500.50").
-  pay_amount: 'Pay {amount}',
   link: 'Link card',
   sending: 'Sending the payment…',
   redirecting: 'Opening the payment page…',
