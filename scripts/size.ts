@@ -8,10 +8,10 @@
  * remembered attempt, B's own failure address, the message in en and ru, `billing-pay-return`), and +262 B for that
  * return made strict (a stored attempt checked before it is believed, Back and reload not taken for a return, texts
  * true after a decline too) and a locale `Intl` refuses, +24 B for a relative `return-url`: 21,536 B measured; then
- * 24.30 kB, +2,720 B for the payer-facing redesign (system tiles with logo slots, the one receipt contact, the amount
+ * 24.30 kB, +2,704 B for the payer-facing redesign (system tiles with logo slots, the one receipt contact, the amount
  * on Pay by `Intl`, the skeleton, the duplicate payment question, the result screen, the host's reset of inherited
- * styles; en and ru): 24,256 B measured. Both languages stay in the one SRI-pinned bundle; a third would come as an
- * opt-in module. The "My account" bundle with both elements: 26.60 kB (26,550 B).
+ * styles; en and ru): 24,240 B measured. Both languages stay in the one SRI-pinned bundle; a third would come as an
+ * opt-in module. The "My account" bundle with both elements: 26.60 kB (26,525 B).
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
