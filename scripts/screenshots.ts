@@ -1,8 +1,8 @@
 /**
  * `npm run screenshots`: the demo page with `<billing-pay>` in light and dark, English and Russian, 320 px and
  * desktop wide, as a person sees it, into `screenshots/` (git-ignored), each idle and after pressing Pay on the
- * empty form. `--docs` also writes the two pictures of the README (the widget alone, light and dark) into
- * `docs/screenshots/`.
+ * empty form. `--docs` also writes the pictures of the README and docs/embedding.md (the widget alone, light and
+ * dark; the result screen after a return; the duplicate payment question) into `docs/screenshots/`.
  *
  * Runs the sandbox, a relay and the demo page on free ports (the demo's relay address and CSP are rewritten to
  * the relay's), and Debian's Chromium through puppeteer-core. Run `npm run build` first.
@@ -79,16 +79,82 @@ async function open(scheme: 'light' | 'dark', lang: 'en' | 'ru', width: number):
   return page;
 }
 
-async function pressPay(page: Page): Promise<void> {
+/** Presses Pay and waits for what it brings (by default, a field marked invalid). */
+async function pressPay(page: Page, expected = '[aria-invalid="true"]'): Promise<void> {
   await page.evaluate(() =>
     document
       .querySelector('billing-pay')!
       .shadowRoot!.querySelector<HTMLButtonElement>('button[type="submit"]')!
       .click(),
   );
-  await page.waitForFunction(() =>
-    document.querySelector('billing-pay')!.shadowRoot!.querySelector('[aria-invalid="true"]'),
+  await page.waitForFunction(
+    (selector) => document.querySelector('billing-pay')!.shadowRoot!.querySelector(selector),
+    {},
+    expected,
   );
+}
+
+/** The widget's pieces through its shadow root: fills the labelled fields as a person types. */
+async function fill(page: Page, values: Record<string, string>): Promise<void> {
+  await page.evaluate((values) => {
+    const root = document.querySelector('billing-pay')!.shadowRoot!;
+    for (const [id, value] of Object.entries(values)) {
+      const input = root.getElementById(id) as HTMLInputElement;
+      input.value = value;
+      input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+    }
+  }, values);
+}
+
+/** The result screen: a return from the payment page, remembered as the widget remembers it before it leaves. */
+async function docsResult(): Promise<void> {
+  const page = await open('light', 'en', 1280);
+  await page.evaluate(() => {
+    const attempt = {
+      id: crypto.randomUUID(),
+      back: location.href.split(/[?#]/)[0],
+      system: 'A',
+      amount: '1500.50',
+      lookup: 5,
+      agreement: 'AG-1001',
+      paymentId: '42',
+      time: new Date().toISOString(),
+    };
+    sessionStorage.setItem('billing-pay-return', JSON.stringify(attempt));
+  });
+  await page.goto(`${demoUrl}/`, { waitUntil: 'networkidle0' });
+  await page.waitForFunction(() => document.querySelector('billing-pay')?.shadowRoot?.querySelector('[part="result"]'));
+  await (await page.$('billing-pay'))!.screenshot({ path: `${DOCS}billing-pay-result.png` });
+  await page.close();
+  console.log(`${DOCS}billing-pay-result.png`);
+}
+
+/** The duplicate payment question: the relay's `duplicate_payment` answer, played by the browser's interception. */
+async function docsDuplicate(): Promise<void> {
+  const page = await open('light', 'en', 1280);
+  await page.setRequestInterception(true);
+  const cors = {
+    'access-control-allow-origin': demoUrl,
+    'access-control-allow-headers': 'content-type, idempotency-key',
+    'access-control-allow-methods': 'POST',
+  };
+  const earlier = new Date(Date.now() - 4 * 60_000).toISOString();
+  page.on('request', (request) => {
+    if (!request.url().endsWith('/payments')) return void request.continue();
+    if (request.method() === 'OPTIONS') return void request.respond({ status: 204, headers: cors });
+    const error = { code: 'duplicate_payment', message: 'The same payment was sent.', earlier_at: earlier };
+    void request.respond({
+      status: 409,
+      headers: cors,
+      contentType: 'application/json',
+      body: JSON.stringify({ error }),
+    });
+  });
+  await fill(page, { 'f-lookupValue': 'AG-1001', 'f-amount': '1500.50' });
+  await pressPay(page, '[part~="question"]');
+  await (await page.$('billing-pay'))!.screenshot({ path: `${DOCS}billing-pay-duplicate.png` });
+  await page.close();
+  console.log(`${DOCS}billing-pay-duplicate.png`);
 }
 
 try {
@@ -97,7 +163,7 @@ try {
   for (const scheme of ['light', 'dark'] as const) {
     for (const lang of ['en', 'ru'] as const) {
       for (const [size, width] of [
-        ['320', 320],
+        ['360', 360],
         ['desktop', 1280],
       ] as const) {
         const page = await open(scheme, lang, width);
@@ -121,6 +187,8 @@ try {
       await page.close();
       console.log(`${DOCS}billing-pay-${scheme}.png`);
     }
+    await docsResult();
+    await docsDuplicate();
   }
 } finally {
   await browser.close();

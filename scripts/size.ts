@@ -6,10 +6,13 @@
  * - the main bundle, `dist/billing-pay.js`, pinned by the page's `integrity`: what the first screen needs, on every
  *   page view's critical path. 20.45 kB: 21,536 B measured before the Russian texts left it for a file of their own
  *   (-1,629 B), then +506 B for the loader of late modules (the pinned script, the loan of the bundle's modules) with
- *   the payment request as the first late module: 20,413 B measured;
+ *   the payment request as the first late module: 20,413 B measured; then 23.75 kB: +3,286 B for the designed
+ *   checkout (system tiles with logo slots, one contact field, the comment behind a link, the amount on Pay, a
+ *   skeleton of the form's size, the result screen on return, the duplicate question, the host's reset of every
+ *   inherited property), the return recognised in a new tab and the refusal to act in a foreign frame: 23,699 B;
  * - the whole set a page may load after it (the main bundle, then the files it pins: a language's texts, the late
- *   modules): 23.75 kB (23,738 B measured).
- * The "My account" bundle with both elements: 22.15 kB (22,139 B measured).
+ *   modules): 27.35 kB (27,307 B measured).
+ * The "My account" bundle with both elements: 25.5 kB (25,459 B measured).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -17,9 +20,9 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 /** Each budget: one file, or a set of files (the main bundle and every file it may load later). */
 export const BUDGETS: Record<string, { files: () => string[]; budget: number }> = {
-  'dist/billing-pay.js': { files: () => ['dist/billing-pay.js'], budget: 20_450 },
-  'dist/billing-pay.js and all it may load': { files: () => ['dist/billing-pay.js', ...laterFiles()], budget: 23_750 },
-  'dist/billing-pay-account.js': { files: () => ['dist/billing-pay-account.js'], budget: 22_150 },
+  'dist/billing-pay.js': { files: () => ['dist/billing-pay.js'], budget: 23_750 },
+  'dist/billing-pay.js and all it may load': { files: () => ['dist/billing-pay.js', ...laterFiles()], budget: 27_350 },
+  'dist/billing-pay-account.js': { files: () => ['dist/billing-pay-account.js'], budget: 25_500 },
 };
 
 /** The files a bundle loads later, pinned by it: a language's texts (`billing-pay-*.json`), the late modules. */

@@ -20,9 +20,8 @@ const dark = css`
  */
 export default css`
   :host {
-    /* initial: unset, so the page's font is inherited */
-    --billing-pay-font-family: initial;
-    --billing-pay-font-size: 1em;
+    --billing-pay-font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif;
+    --billing-pay-font-size: medium;
     --billing-pay-color-text: #1b1f27;
     --billing-pay-color-muted: #535b69;
     --billing-pay-color-background: #ffffff;
@@ -36,13 +35,25 @@ export default css`
     --billing-pay-spacing: 1rem;
     --billing-pay-max-width: 28rem;
 
+    /* The page's inherited styles stop here: each inherited property gets the element's own value (the direction is
+       passed on, so a right-to-left page mirrors the layout). */
     display: block;
     box-sizing: border-box;
     max-inline-size: var(--billing-pay-max-width);
-    font-family: var(--billing-pay-font-family);
-    font-size: var(--billing-pay-font-size);
-    line-height: 1.4;
+    font: normal normal 400 var(--billing-pay-font-size) / 1.4 var(--billing-pay-font-family);
+    font-feature-settings: normal;
+    text-align: start;
+    text-indent: 0;
+    text-transform: none;
+    text-shadow: none;
+    letter-spacing: normal;
+    word-spacing: normal;
+    white-space: normal;
+    word-break: normal;
+    hyphens: manual;
     overflow-wrap: anywhere;
+    cursor: auto;
+    visibility: visible;
     color: var(--billing-pay-color-text);
     color-scheme: light;
   }
@@ -98,6 +109,16 @@ export default css`
     margin: 0;
   }
 
+  /* Said to assistive technology, not shown: the skeleton says "loading" to the eye. */
+  .hidden {
+    position: absolute;
+    inline-size: 1px;
+    block-size: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
+
   button {
     min-block-size: 2.75em;
     padding: 0.6em 1.5em;
@@ -112,6 +133,11 @@ export default css`
 
   button:disabled {
     cursor: progress;
-    opacity: 0.7;
+  }
+
+  button.secondary {
+    color: var(--billing-pay-color-accent);
+    background: transparent;
+    box-shadow: inset 0 0 0 1px var(--billing-pay-color-border);
   }
 `;

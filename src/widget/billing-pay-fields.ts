@@ -1,18 +1,18 @@
 /**
- * The controls of `<billing-pay>`'s form, drawn from its `FormView` (form-model.ts): payment systems, amount, lookup,
- * optional texts and the save switches, each with its problem next to it.
+ * The controls of `<billing-pay>`'s form, drawn from its `FormView` (form-model.ts): payment systems as tiles, the
+ * lookup, the amount, the receipt contact and the optional texts, the save switches, each with its problem next to
+ * it, and the Pay button with the amount on it.
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { LOOKUPS } from '../eps/lookup.js';
 import type { SystemId } from '../eps/systems.js';
 import { linkHref } from '../eps/url.js';
-import { failureText, fieldLabel, problemText } from './failure-text.js';
+import { parseAmountInput } from './amount-input.js';
 import type { FormView, TextField, ValueKey } from './form-model.js';
-import { PATH_OF, unshownProblems } from './form-model.js';
+import { PATHS_OF } from './form-model.js';
 import { fill, type Texts } from './i18n.js';
-import type { ReadyState } from './readiness.js';
-import type { PayError } from './pay-error.js';
-import type { SubmitState } from './payment-sender.js';
+import { currencySymbol, formatMoney } from './money.js';
+import { problemText } from './pay-messages.js';
 
 /** What the controls show and whom they tell of a change. */
 export interface FieldsContext {
@@ -23,28 +23,31 @@ export interface FieldsContext {
   values: Record<ValueKey, string>;
   save: boolean;
   linkOnly: boolean;
-  /** The attributes `label-a`, `label-b`, `label-c` and `currency`. */
+  /** The attributes `label-a`, `label-b`, `label-c`. */
   names: Record<SystemId, string>;
+  /** The attribute `currency`: an ISO code (`RUB`) or any text. */
   currency: string;
   /** The autopayment disclosure: N of `/config`, and the attributes `methods-url` and `autopay-terms-url`. */
   autopay: { days: number; methods: string; terms: string };
-  on: Record<'input' | 'system' | 'kind' | 'save' | 'linkOnly', (e: Event) => void>;
+  on: Record<'input' | 'system' | 'kind' | 'save' | 'linkOnly' | 'addComment', (e: Event) => void>;
 }
 
-function error(c: FieldsContext, id: string, path: string): TemplateResult | typeof nothing {
-  const problem = c.problems[path];
-  return problem
-    ? html`<p id=${id} class="error" part="error">${problemText(c.t, c.v.kind, path, problem)}</p>`
+/** The first problem among `paths`, as an error paragraph with `id`. */
+function error(c: FieldsContext, id: string, paths: string[]): TemplateResult | typeof nothing {
+  const path = paths.find((p) => c.problems[p]);
+  return path
+    ? html`<p id=${id} class="error" part="error">${problemText(c.t, c.v.kind, path, c.problems[path]!)}</p>`
     : nothing;
 }
 
 function textField(c: FieldsContext, f: TextField): TemplateResult {
   const { labels } = c.t;
-  const path = PATH_OF[f.name];
-  const problem = c.problems[path];
+  const paths = PATHS_OF[f.name];
+  const problem = paths.some((p) => c.problems[p]);
   const id = `f-${f.name}`;
+  const symbol = f.name === 'amount' && c.currency ? currencySymbol(c.currency, c.locale) : '';
   let label: string;
-  if (f.name === 'amount') label = c.currency ? fill(labels.amount_currency, { currency: c.currency }) : labels.amount;
+  if (symbol) label = fill(labels.amount_currency, { currency: symbol });
   else if (f.name === 'lookupValue') label = c.t.kinds[LOOKUPS[c.v.kind].key];
   else label = labels[f.name];
   return html`<div class="field" part="field">
@@ -55,6 +58,7 @@ function textField(c: FieldsContext, f: TextField): TemplateResult {
       id=${id}
       name=${f.name}
       part="input"
+      class=${f.name}
       type=${f.type}
       inputmode=${f.inputmode ?? nothing}
       autocomplete=${f.autocomplete}
@@ -67,7 +71,7 @@ function textField(c: FieldsContext, f: TextField): TemplateResult {
       @input=${c.on.input}
       @change=${c.on.input}
     />
-    ${error(c, `${id}-error`, path)}
+    ${error(c, `${id}-error`, paths)}
   </div>`;
 }
 
@@ -76,14 +80,15 @@ export function systemName(c: Pick<FieldsContext, 't' | 'names'>, id: SystemId):
   return c.t.systems[id] || c.names[id] || fill(c.t.labels.system_name, { id });
 }
 
+/** The systems as tiles: native radios (arrow keys move and choose), each with the merchant's logo slot. */
 function systems(c: FieldsContext): TemplateResult {
   const { v, t } = c;
   const problem = c.problems.system;
   return html`<fieldset part="systems" aria-describedby=${problem ? 'system-error' : nothing}>
     <legend part="legend">${t.labels.system}</legend>
-    <div class="options">
+    <div class="tiles">
       ${v.systems.map(
-        (s) => html`<span class="check">
+        (s) => html`<label class="tile" part="tile" for="system-${s.id}">
           <input
             type="radio"
             part="radio"
@@ -94,11 +99,12 @@ function systems(c: FieldsContext): TemplateResult {
             .checked=${s.id === v.system?.id}
             @change=${c.on.system}
           />
-          <label for="system-${s.id}" part="label">${systemName(c, s.id)}</label>
-        </span>`,
+          <slot name="logo-${s.id.toLowerCase()}"></slot>
+          <span class="name" part="system-name">${systemName(c, s.id)}</span>
+        </label>`,
       )}
     </div>
-    ${error(c, 'system-error', 'system')}
+    ${error(c, 'system-error', ['system'])}
   </fieldset>`;
 }
 
@@ -121,7 +127,7 @@ function lookup(c: FieldsContext): TemplateResult | typeof nothing {
     >
       ${v.kinds.map((k) => html`<option value=${k} ?selected=${k === v.kind}>${t.kinds[LOOKUPS[k].key]}</option>`)}
     </select>
-    ${error(c, 'f-kind-error', 'agreement_param_id')}
+    ${error(c, 'f-kind-error', ['agreement_param_id'])}
   </div>`;
 }
 
@@ -179,38 +185,40 @@ function disclosure(c: FieldsContext): TemplateResult {
 function save(c: FieldsContext): TemplateResult | typeof nothing {
   const { v, t } = c;
   if (!v.canSave) return nothing;
-  const path = v.saveParams.map((f) => `eps_params.${f}`).find((p) => c.problems[p]);
+  const paths = v.saveParams.map((f) => `eps_params.${f}`);
+  const problem = paths.some((p) => c.problems[p]);
   return html`<div class="field" part="field">
-    ${checkbox('f-save', t.labels.save, c.save, c.on.save, undefined, path ? 'f-save-error' : '', c.save ? 'f-autopay-hint' : '')}
+    ${checkbox('f-save', t.labels.save, c.save, c.on.save, undefined, problem ? 'f-save-error' : '', c.save ? 'f-autopay-hint' : '')}
     ${
       c.save
         ? html`${checkbox('f-autopay', t.labels.autopay, true, undefined, disclosure(c))}
         ${v.linkOnly ? checkbox('f-link-only', t.labels.link_only, c.linkOnly, c.on.linkOnly, t.labels.link_only_hint) : nothing}`
         : nothing
     }
-    ${path ? error(c, 'f-save-error', path) : nothing}
+    ${error(c, 'f-save-error', paths)}
   </div>`;
 }
 
-/** Every control of the form, in the order of `FormView.fields`. */
+/** Every control of the form, in the order of `FormView.fields`, with "Add a comment" where the comment waits. */
 export function formFields(c: FieldsContext): TemplateResult {
-  const [amount, ...rest] = c.v.textFields;
-  const lookupValue = rest[0]?.name === 'lookupValue' ? rest.shift() : undefined;
-  return html`${systems(c)} ${textField(c, amount!)} ${lookup(c)} ${lookupValue ? textField(c, lookupValue) : nothing}
-  ${rest.map((f) => textField(c, f))} ${save(c)}`;
+  return html`${systems(c)} ${lookup(c)} ${c.v.textFields.map((f) => textField(c, f))}
+  ${
+    c.v.commentHidden
+      ? html`<button type="button" class="more" part="add-comment" @click=${c.on.addComment}>
+          ${c.t.labels.add_comment}
+        </button>`
+      : nothing
+  }
+  ${save(c)}`;
 }
 
-/** The text of the live region: progress, or what went wrong with the problems no control shows (a return address…). */
-export function statusText(c: FieldsContext, state: ReadyState, submit: SubmitState, failure: PayError | null): string {
+/**
+ * The words on Pay: "Link card", else the label `pay` followed by the amount once it reads ("Pay ₽1,500.50",
+ * "Оплатить 1 500,50 ₽"; a page's own `pay` text too), else `pay` alone.
+ */
+export function payLabel(c: FieldsContext, linking: boolean): string {
   const { labels } = c.t;
-  if (state === 'loading') return labels.loading;
-  if (state === 'failed') return labels.error_config;
-  if (!c.v.systems.length) return labels.no_systems;
-  if (submit === 'sending') return labels.sending;
-  if (submit === 'redirecting') return labels.redirecting;
-  if (submit !== 'error' || !failure) return '';
-  const unshown = unshownProblems(c.v, c.problems).map(
-    ([path, p]) => `${fieldLabel(c.t, c.v.kind, path)}: ${problemText(c.t, c.v.kind, path, p)}`,
-  );
-  return [failureText(c.t, c.locale, failure, c.v.systems.length > 1), ...unshown].join(' ');
+  if (linking) return labels.link;
+  const amount = parseAmountInput(c.values.amount, c.locale);
+  return amount.ok ? `${labels.pay} ${formatMoney(amount.amount, c.locale, c.currency)}` : labels.pay;
 }

@@ -1,23 +1,36 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { canonicalAmount } from '../eps/amount.js';
+import type { PaymentOptions } from '../eps/relay-api.js';
+import type { PaymentRequest } from '../eps/request.js';
 import type { SystemId } from '../eps/systems.js';
 import { formatAmount, parseAmountInput } from './amount-input.js';
 import { BillingElement } from './billing-element.js';
 import sharedStyles from './billing-element.styles.js';
-import { ConfigLoader, type LoadedConfig } from './config-loader.js';
-import { formFields, statusText, systemName, type FieldsContext } from './billing-pay-fields.js';
+import { formFields, payLabel, systemName, type FieldsContext } from './billing-pay-fields.js';
 import styles from './billing-pay.styles.js';
-import { emit } from './events.js';
-import { failureText, problemText } from './failure-text.js';
-import { checkForm, firstProblemField, formView, NO_VALUES, PATH_OF, withoutProblems } from './form-model.js';
+import { ConfigLoader, type LoadedConfig } from './config-loader.js';
+import { emit, type BillingPayReturnDetail } from './events.js';
+import { checkForm, firstProblemField, formView, PATHS_OF, withoutProblems } from './form-model.js';
 import type { FormCheck, FormInput, FormView, ValueKey } from './form-model.js';
 import { LocalizeController } from './localize.js';
-import { PaymentReturn, returnText } from './payment-return.js';
-import { PaymentSender, type SubmitState } from './payment-sender.js';
+import { PayError } from './pay-error.js';
+import { framedError } from './framing.js';
+import { failureText, loadFailureText, problemText, resultRows, resultText, statusText } from './pay-messages.js';
+import { PayerEntries } from './payer-entries.js';
+import { PaymentReturn } from './payment-return.js';
+import { earlierAt, PaymentSender, type SubmitState } from './payment-sender.js';
 
 export type { SubmitState } from './payment-sender.js';
-import type { PaymentOptions } from '../eps/relay-api.js';
-import { PayError } from './pay-error.js';
+
+/** What the skeleton is drawn from while `/config` loads: the usual offer, so the form takes its place unmoved. */
+const ASSUMED: PaymentOptions = {
+  systems: (['A', 'B', 'C'] as const).map((id) => ({ id, canSave: id !== 'C', linkOnly: id === 'A' })),
+  lookups: [],
+  maxAmount: '0',
+  autopayLeadDays: 1,
+};
+
+const IDLE: SubmitState = { name: 'idle' };
 
 /**
  * A payment form for a merchant's page: the client picks a payment system, enters an amount and how to find their
@@ -35,15 +48,19 @@ import { PayError } from './pay-error.js';
  * @fires billing-pay-error - The form is invalid, the relay refused, or it could not be reached (also when `/config`
  *   fails: `network_error`, `timeout`, `origin_not_allowed` — the page's origin is not in the relay's `ALLOWED_ORIGINS`,
  *   with the fix in the console — or the relay's code). Detail: `{code, message, fields?}`.
- * @fires billing-pay-return - The payer came back, in the same tab, to the page they left for the payment page, and the
+ * @fires billing-pay-return - The payer came back, in the tab they paid in or a new one, to the page they left for the payment page, and the
  *   element says so (once; after the page's scripts could listen, else read `paymentReturn`). Detail: `{system, amount,
  *   lookup, agreement, paymentId, outcome, time}`; `outcome` is `sent` (the balance changes once the system confirms
  *   it), or `not_completed` when the payer came back by the failure address the widget gives B.
  *
  * @csspart form - The form.
- * @csspart return - The message when the payer comes back from the payment page (a live region; empty otherwise).
- * @csspart systems - The fieldset of the payment system radios.
+ * @csspart return - The heading and meaning of the result screen when the payer comes back from the payment page (a
+ *   live region; empty otherwise).
+ * @csspart result - The result screen's list of what was sent (system, amount, agreement, payment id, time).
+ * @csspart systems - The fieldset of the payment system tiles.
  * @csspart legend - The legend of the payment system group.
+ * @csspart tile - Each payment system tile (a label holding the radio, the logo slot and the name).
+ * @csspart system-name - The name in each tile.
  * @csspart radio - Each payment system radio.
  * @csspart field - Each labelled field (label, control and error).
  * @csspart label - Each field's label.
@@ -55,10 +72,14 @@ import { PayError } from './pay-error.js';
  * @csspart preset - The preset agreement the payment goes to.
  * @csspart error - An error next to its field.
  * @csspart status - The live region: progress and errors of the whole form.
- * @csspart button - The Pay button, and "Try again" when the payment options could not be loaded.
+ * @csspart add-comment - "Add a comment", where the comment field waits.
+ * @csspart question - The duplicate payment question's "Pay again" and "Cancel" (the question is the status line).
+ * @csspart button - The Pay button, "Try again" when the payment options could not be loaded, the question's and the
+ *   result screen's buttons.
  * @csspart note - The note under the button.
  *
- * @cssprop [--billing-pay-font-family=the page's font] - Font family.
+ * @cssprop [--billing-pay-font-family=system-ui, sans-serif] - Font family (the page's own font does not reach in:
+ *   set this to use it).
  * @cssprop [--billing-pay-font-size=1em] - Base font size.
  * @cssprop [--billing-pay-color-text=#1b1f27] - Text colour (dark scheme: #e7e9ee).
  * @cssprop [--billing-pay-color-muted=#535b69] - Hints and notes (dark: #aab1bd).
@@ -73,6 +94,9 @@ import { PayError } from './pay-error.js';
  * @cssprop [--billing-pay-spacing=1rem] - Space between fields and around the form.
  * @cssprop [--billing-pay-max-width=28rem] - The widest the element grows.
  *
+ * @slot logo-a - The merchant's logo of system A, shown in its tile (an `<img>` or `<svg>`, about 1.5em high); `logo-b`
+ *   and `logo-c` likewise.
+ *
  * @attr state - Where the element is, reflected from the `state` property for a page and its CSS to read (setting it
  *   does nothing): `loading` its relay's `/config`, `ready` (`billing-pay-ready` has fired) or `failed`.
  * @attr lang - The language (the standard attribute): `ru` and `en` are built in, any other needs `texts` for it; when
@@ -84,15 +108,10 @@ export class BillingPay extends BillingElement {
   /** Lit's reactive properties, each documented at its field (see `BillingElement.properties`). */
   static override properties: PropertyDeclarations = {
     config: { attribute: false },
-    submitState: { attribute: false },
-    failure: { attribute: false },
-    problems: { attribute: false },
-    chosenSystem: { attribute: false },
-    chosenKind: { attribute: false },
-    values: { attribute: false },
-    save: { attribute: false },
-    linkOnly: { attribute: false },
+    submit: { attribute: false },
+    loadFailure: { attribute: false },
     sessionAgreement: { attribute: false },
+    resultClosed: { attribute: false },
     relay: {},
     systems: {},
     amount: {},
@@ -107,13 +126,14 @@ export class BillingPay extends BillingElement {
     labelB: { attribute: 'label-b' },
     labelC: { attribute: 'label-c' },
     currency: {},
+    showComment: { type: Boolean, attribute: 'show-comment' },
     allowLinkOnly: { type: Boolean, attribute: 'allow-link-only' },
     methodsUrl: { attribute: 'methods-url' },
     autopayTermsUrl: { attribute: 'autopay-terms-url' },
   };
 
   private readonly localize = new LocalizeController(this, (catalog) => catalog.pay);
-
+  private readonly entries = new PayerEntries(this);
   private readonly loader = new ConfigLoader(this);
   private readonly sender = new PaymentSender(this);
   private readonly returned = new PaymentReturn(this);
@@ -123,19 +143,14 @@ export class BillingPay extends BillingElement {
 
   /** The relay's `/config`, once loaded. */
   private config: PaymentOptions | null = null;
-  /** Where the current submit is. */
-  private submitState: SubmitState = 'idle';
-  /** The last failure (with its cause), shown in the status region. */
-  private failure: PayError | null = null;
-  /** Field path (`amount`, `eps_params.email`, …) → problem key, or a text from the relay. */
-  private problems: Record<string, string> = {};
-  private chosenSystem: SystemId | null = null;
-  private chosenKind: number | null = null;
-  private values: Record<ValueKey, string> = { ...NO_VALUES };
-  private save = false;
-  private linkOnly = false;
+  /** Where the current submit is, with what that step holds. */
+  private submit: SubmitState = IDLE;
+  /** Why `/config` could not be loaded (the element's `state` is then `failed`). */
+  private loadFailure: PayError | null = null;
   /** The agreement the client session names (found by its ID), once loaded. */
   private sessionAgreement = '';
+  /** The payer left the result screen for the form. */
+  private resultClosed = false;
 
   /** Base URL of the relay: the widget reads `{relay}/config` and posts to `{relay}/payments`. */
   relay = '';
@@ -167,10 +182,10 @@ export class BillingPay extends BillingElement {
    */
   returnUrl = '';
 
-  /** A preset e-mail for the receipt. */
+  /** A preset e-mail for the receipt (the one contact field starts with it). */
   email = '';
 
-  /** A preset phone number for the receipt. */
+  /** A preset phone number for the receipt (the contact field starts with it when there is no `email`). */
   phone = '';
 
   /** The merchant's name for system A in every language (`texts.systems` names it per language); default "System A". */
@@ -182,8 +197,15 @@ export class BillingPay extends BillingElement {
   /** The merchant's name for system C; default "System C". */
   labelC = '';
 
-  /** A currency name for the Amount label only (the billing names none, so none is assumed). */
+  /**
+   * The currency of the amount, for the payer's eyes only (the billing names none): an ISO 4217 code (`RUB`) is written
+   * by `Intl` with its symbol in the language's place (label and Pay button: `Pay 1 500,50 ₽`); any other text follows
+   * the number as given.
+   */
   currency = '';
+
+  /** Show the comment field at once; without it the comment waits behind "Add a comment". */
+  showComment = false;
 
   /** Offer "Only link the card (no charge)" with a saved method, where the system can (A). */
   allowLinkOnly = false;
@@ -216,19 +238,20 @@ export class BillingPay extends BillingElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     const { locale } = this.localize.speech();
+    const { values, problems } = this.entries.value;
     if (changed.has('amount')) {
       const canonical = canonicalAmount(this.amount);
-      this.values = { ...this.values, amount: canonical ? formatAmount(canonical, locale) : this.amount };
+      this.entries.set({ values: { amount: canonical ? formatAmount(canonical, locale) : this.amount } });
     } else if (this.shownLocale && locale !== this.shownLocale) {
       // Keep a readable amount readable when the language (and so the decimal mark) changes.
-      const parsed = parseAmountInput(this.values.amount, this.shownLocale);
-      if (parsed.ok) this.values = { ...this.values, amount: formatAmount(parsed.amount, locale) };
+      const parsed = parseAmountInput(values.amount, this.shownLocale);
+      if (parsed.ok) this.entries.set({ values: { amount: formatAmount(parsed.amount, locale) } });
     }
     this.shownLocale = locale;
-    if (changed.has('email')) this.values = { ...this.values, email: this.email };
-    if (changed.has('phone')) this.values = { ...this.values, phone: this.phone };
+    if (changed.has('email') || changed.has('phone'))
+      this.entries.set({ values: { contact: this.email || this.phone } });
     // "Correct the highlighted fields" goes with the last field's error (the live region falls silent).
-    if (this.failure?.fields && !Object.keys(this.problems).length) this.submitState = 'idle';
+    if (this.submit.name === 'error' && this.submit.failure.fields && !Object.keys(problems).length) this.submit = IDLE;
   }
 
   protected override updated(changed: PropertyValues<this>): void {
@@ -237,6 +260,7 @@ export class BillingPay extends BillingElement {
 
   private async loadConfig(retry = false): Promise<void> {
     this.config = null;
+    this.loadFailure = null;
     if (!this.relay) {
       this.loader.cancel();
       this.readiness.set('failed');
@@ -279,16 +303,19 @@ export class BillingPay extends BillingElement {
   private onPageShow = (e: PageTransitionEvent) => {
     if (!e.persisted) return;
     this.returned.forget();
-    if (this.submitState === 'redirecting') this.submitState = 'idle';
+    if (this.submit.name === 'redirecting') this.submit = IDLE;
   };
 
   private onSystem = (e: Event) => {
-    this.chosenSystem = (e.target as HTMLInputElement).value as SystemId;
+    this.entries.set({ chosenSystem: (e.target as HTMLInputElement).value as SystemId });
   };
 
   private onKind = (e: Event) => {
-    this.chosenKind = Number((e.target as HTMLSelectElement).value);
-    this.problems = withoutProblems(this.problems, 'agreement_param_id', 'agreement_param_value');
+    const { problems } = this.entries.value;
+    this.entries.set({
+      chosenKind: Number((e.target as HTMLSelectElement).value),
+      problems: withoutProblems(problems, 'agreement_param_id', 'agreement_param_value'),
+    });
   };
 
   /**
@@ -298,15 +325,65 @@ export class BillingPay extends BillingElement {
    */
   private onInput = (e: Event) => {
     const { name, value } = e.target as HTMLInputElement;
-    const path = PATH_OF[name as ValueKey];
+    const paths = PATHS_OF[name as ValueKey];
     if (e.type === 'input') {
-      this.values = { ...this.values, [name]: value };
-      if (!this.problems[path]) return;
+      this.entries.set({ values: { [name]: value } });
+      if (!paths.some((p) => this.entries.value.problems[p])) return;
     }
     const v = this.view();
     // No form, no check: Chromium fires `change` at a changed field as the form is taken away (config reloading).
-    const problem = v.system && (this.checkAll(v) as Partial<FormCheck & { ok: false }>).problems?.[path];
-    this.problems = problem ? { ...this.problems, [path]: problem } : withoutProblems(this.problems, path);
+    const found = v.system ? (this.checkAll(v) as Partial<FormCheck & { ok: false }>).problems : undefined;
+    const problems = withoutProblems(this.entries.value.problems, ...paths);
+    const path = paths.find((p) => found?.[p]);
+    this.entries.set({ problems: path ? { ...problems, [path]: found![path]! } : problems });
+  };
+
+  private onAddComment = () => {
+    this.entries.set({ commentOpen: true });
+    void this.focusLater('#f-comment');
+  };
+
+  private onSave = (e: Event) => {
+    this.entries.set({ save: (e.target as HTMLInputElement).checked });
+  };
+
+  private onLinkOnly = (e: Event) => {
+    this.entries.set({ linkOnly: (e.target as HTMLInputElement).checked });
+  };
+
+  private onSubmit = (e: Event) => {
+    e.preventDefault();
+    void this.pay();
+  };
+
+  /** "Pay again" to the duplicate question: the same request, sent knowingly. */
+  private onPayAgain = () => {
+    if (this.submit.name === 'duplicate') void this.send(this.submit.request, true);
+  };
+
+  /** "Cancel" to the duplicate question: back to the form as it was. */
+  private onCancelDuplicate = () => {
+    this.submit = IDLE;
+    void this.focusLater('button[type="submit"]');
+  };
+
+  /**
+   * Leaves the result screen for the form: "Try again" (after a payment not completed) with what was sent, else
+   * "Make another payment" with the form as the page set it.
+   */
+  private onResultAction = () => {
+    const back = this.returned.fired!;
+    this.resultClosed = true;
+    this.returned.clear();
+    if (back.outcome === 'not_completed') {
+      const { locale } = this.localize.speech();
+      this.entries.set({
+        chosenSystem: back.system,
+        chosenKind: back.lookup,
+        values: { amount: formatAmount(back.amount, locale), lookupValue: back.agreement },
+      });
+    }
+    void this.focusLater(back.outcome === 'not_completed' ? 'button[type="submit"]' : 'input');
   };
 
   /** `return-url` resolved against the page (a relative one too), else the page itself; as typed when unparsable. */
@@ -318,95 +395,126 @@ export class BillingPay extends BillingElement {
     }
   }
 
-  /** The model's check of the whole form (form-model.ts); the element holds each part of `FormInput` by its name. */
+  /** Everything the form depends on: the attributes, the relay's answers and the payer's entries. */
+  private input(config = this.config): FormInput {
+    return {
+      ...this.entries.value,
+      config,
+      systems: this.systems,
+      lookup: this.lookup,
+      agreement: this.agreement,
+      amount: this.amount,
+      amountFixed: this.amountFixed,
+      allowLinkOnly: this.allowLinkOnly,
+      showComment: this.showComment,
+      sessionAgreement: this.sessionAgreement,
+    };
+  }
+
+  /** What the form shows now (form-model.ts). */
+  private view(): FormView {
+    return formView(this.input());
+  }
+
+  /** The model's check of the whole form (form-model.ts). */
   private checkAll(v: FormView): FormCheck {
     const returnUrl = this.returnAddress();
-    return checkForm(v, this as unknown as FormInput, {
+    return checkForm(v, this.input(), {
       locale: this.localize.speech().locale,
-      returnUrl,
+      returnUrl: this.returned.returnUrl(returnUrl),
       failUrl: this.returned.failUrl(returnUrl),
     });
   }
 
-  private onSave = (e: Event) => {
-    this.save = (e.target as HTMLInputElement).checked;
-  };
-
-  private onLinkOnly = (e: Event) => {
-    this.linkOnly = (e.target as HTMLInputElement).checked;
-  };
-
-  private onSubmit = (e: Event) => {
-    e.preventDefault();
-    void this.pay();
-  };
-
-  /** What the form shows now (form-model.ts), from the element's own `FormInput` parts. */
-  private view(): FormView {
-    return formView(this as unknown as FormInput);
-  }
-
   /**
    * One press of Pay, after Adyen Web's `UIElement.submit`: an invalid form shows its problems and stops; a valid one
-   * is announced (`billing-pay-submit`, cancelable), sent and its answer verified (`PaymentSender`), announced again
-   * (`billing-pay-redirect`, cancelable) and followed.
+   * is announced (`billing-pay-submit`, cancelable) and sent (`send`).
    */
   private async pay(): Promise<void> {
     const v = this.view();
     if (this.busy || !this.config || !v.system) return;
+    // Framed by a page of another origin (clickjacking): nothing is sent.
+    if (this.framingRefusal()) {
+      this.report(framedError());
+      return;
+    }
     this.returned.clear();
-    this.submitState = 'validating';
+    this.submit = { name: 'checking' };
     const form = this.checkAll(v);
     if (!form.ok) {
-      this.problems = form.problems;
+      this.entries.set({ problems: form.problems });
       this.report(new PayError('validation', 'validation_failed', 'The form is not valid.', { fields: form.problems }));
       return;
     }
-    this.problems = {};
-    this.failure = null;
+    this.entries.set({ problems: {} });
+    await this.send(form.request);
+  }
+
+  /**
+   * Sends a checked request, after `billing-pay-submit` (cancelable), and verifies the answer (`PaymentSender`); the
+   * payment page is announced (`billing-pay-redirect`, cancelable) and followed. The relay's question about the same
+   * payment sent a moment ago is put to the payer; `confirm`: their "Pay again".
+   */
+  private async send(request: PaymentRequest, confirm = false): Promise<void> {
     // A copy: a listener reads what is sent, and cannot change it after the check.
-    if (!emit(this, 'billing-pay-submit', structuredClone(form.request), { cancelable: true })) {
-      this.submitState = 'idle';
+    if (!emit(this, 'billing-pay-submit', structuredClone(request), { cancelable: true })) {
+      this.submit = IDLE;
       return;
     }
-    this.submitState = 'sending';
+    this.submit = { name: 'sending' };
     let sent;
     try {
-      sent = await this.sender.send(this.relay, form.request);
+      sent = await this.sender.send(this.relay, request, { confirmDuplicate: confirm });
     } catch (error) {
       const failure = error as PayError;
-      if (failure.fields) this.problems = { ...failure.fields };
+      const at = earlierAt(failure);
+      if (at !== null) {
+        this.submit = { name: 'duplicate', request, earlierAt: at };
+        void this.focusLater('[part~="question"] .secondary');
+        return;
+      }
+      if (failure.fields) this.entries.set({ problems: { ...failure.fields } });
       this.report(failure);
       return;
     }
     if (sent === null) {
-      this.submitState = 'idle';
+      this.submit = IDLE;
       return;
     }
     const { url } = sent;
-    this.submitState = 'redirecting';
+    this.submit = { name: 'redirecting', url };
     if (emit(this, 'billing-pay-redirect', { url }, { cancelable: true })) {
       // Only linking a card: its test payment is cancelled, so there is no payment to tell of on the way back.
-      const linking = v.linkOnly && this.save && this.linkOnly;
-      if (!linking) this.returned.remember(form.request, sent.paymentId, this.returnAddress());
+      const { save, linkOnly } = this.entries.value;
+      const linking = this.view().linkOnly && save && linkOnly;
+      if (!linking) this.returned.remember(request, sent.paymentId, this.returnAddress());
       this.navigate(url);
-    } else this.submitState = 'idle';
+    } else this.submit = IDLE;
   }
 
   /**
    * Shows a failure, tells the page (`billing-pay-error`) and moves the focus where the person can act on it: the
-   * first field with a problem, else the button. A failed `/config` load says only that.
+   * first field with a problem, else the button. A failed `/config` load says only that; a page the relay does not
+   * allow gets a neutral line, and its developer the fix in the console.
    */
   private report(failure: PayError, loading = false): void {
     const { t, locale } = this.localize.speech();
     const v = this.view();
-    this.failure = failure;
-    if (!loading) this.submitState = 'error';
-    // A merchant's mistake: the payer gets a neutral text, the developer the fix.
-    if (failure.code === 'origin_not_allowed') console.error('<billing-pay>:', failure.message);
-    const message = loading ? t.labels.error_config : failureText(t, locale, failure, v.systems.length > 1);
+    if (loading) this.loadFailure = failure;
+    else this.submit = { name: 'error', failure };
+    if (failure.code === 'origin_not_allowed')
+      console.error(
+        `<billing-pay>: ${failure.message} Add this page's origin to the relay's ALLOWED_ORIGINS (comma-separated): ${location.origin}`,
+      );
+    const message = loading ? loadFailureText(t, failure) : failureText(t, locale, failure, v.systems.length > 1);
+    const { problems } = this.entries.value;
     const fields = failure.fields
-      ? Object.fromEntries(Object.entries(failure.fields).map(([path, p]) => [path, problemText(t, v.kind, path, p)]))
+      ? Object.fromEntries(
+          Object.keys(failure.fields).map((path) => [
+            path,
+            problemText(t, v.kind, path, problems[path] ?? failure.fields![path]!),
+          ]),
+        )
       : undefined;
     emit(this, 'billing-pay-error', { code: failure.code, message, ...(fields && { fields }) });
     // A repeated "Try again" took its button away while it loaded: give the focus back to the new one.
@@ -428,54 +536,87 @@ export class BillingPay extends BillingElement {
   }
 
   private get busy(): boolean {
-    return this.submitState === 'validating' || this.submitState === 'sending' || this.submitState === 'redirecting';
+    const { name } = this.submit;
+    return name === 'checking' || name === 'sending' || name === 'redirecting' || name === 'duplicate';
+  }
+
+  /** The result screen in place of the form: what was sent, what it means, and the next step. */
+  private renderResult(back: BillingPayReturnDetail, c: FieldsContext): TemplateResult {
+    const { labels } = c.t;
+    const name = systemName(c, back.system);
+    return html`<dl class="result" part="result">
+        ${resultRows(back, c.t, c.locale, name, this.currency).map(([term, value]) => html`<div><dt>${term}</dt><dd>${value}</dd></div>`)}
+      </dl>
+      <button part="button" type="button" @click=${this.onResultAction}>
+        ${back.outcome === 'sent' ? labels.another : labels.retry}
+      </button>`;
   }
 
   override render(): TemplateResult {
     const { t, locale } = this.localize.speech();
-    const v = this.view();
+    const loading = this.state === 'loading';
+    const failed = this.state === 'failed';
+    // While `/config` loads, the form is drawn from the usual offer, inert and greyed: it keeps its place.
+    const v = loading ? formView(this.input(ASSUMED)) : this.view();
     const { labels } = t;
+    const { problems, values, save, linkOnly } = this.entries.value;
     const c: FieldsContext = {
       v,
       t,
       locale,
-      problems: this.problems,
-      values: this.values,
-      save: this.save,
-      linkOnly: this.linkOnly,
+      problems,
+      values,
+      save,
+      linkOnly,
       names: { A: this.labelA, B: this.labelB, C: this.labelC },
       currency: this.currency,
-      // Drawn only once `/config` is loaded.
-      autopay: { days: this.config?.autopayLeadDays ?? 0, methods: this.methodsUrl, terms: this.autopayTermsUrl },
+      autopay: {
+        days: (loading ? ASSUMED : this.config)?.autopayLeadDays ?? 0,
+        methods: this.methodsUrl,
+        terms: this.autopayTermsUrl,
+      },
       on: {
         input: this.onInput,
         system: this.onSystem,
         kind: this.onKind,
         save: this.onSave,
         linkOnly: this.onLinkOnly,
+        addComment: this.onAddComment,
       },
     };
-    const ready = this.state === 'ready' && v.system;
-    const linking = v.linkOnly && this.save && this.linkOnly;
-    const failed = this.submitState === 'error' || this.state === 'failed';
-    const back = this.returned.shown;
+    const back = this.resultClosed ? null : this.returned.fired;
+    const [title, meaning] = back ? resultText(back, t, systemName(c, back.system)) : [];
+    const submit = this.submit;
+    const working = submit.name === 'sending' || submit.name === 'redirecting';
+    const error = failed || submit.name === 'error';
+    const status = statusText(c, this.state, submit, this.loadFailure);
+    // While sending and redirecting Pay says so (an endless CSS animation would keep axe from finishing in WebKit).
     // Pressing Pay with a pointer leaves the focus where it is: leaving a changed field checks it, and an error shown
     // above would move Pay from under the pointer between press and release, losing the click (Pay checks it all).
-    return html`<form class="panel" part="form" lang=${locale} novalidate aria-label=${labels.form} @submit=${this.onSubmit}>
-      <p class="status" part="return" aria-live="polite">${back ? returnText(back, t, locale, systemName(c, back.system), this.currency) : ''}</p>
-      ${ready ? formFields(c) : nothing}
-      <p class="status ${failed ? 'error' : ''}" part="status" role="status">${statusText(c, this.state, this.submitState, this.failure)}</p>
+    return html`<div class="panel" lang=${locale}>
+      <div class="status" part="return" aria-live="polite">${back ? html`<h2 class="title">${title}</h2><p class="meaning">${meaning}</p>` : ''}</div>
       ${
-        this.state === 'failed' && this.relay
-          ? html`<button part="button" type="button" @click=${this.onRetry}>${labels.retry}</button>`
-          : nothing
+        back
+          ? this.renderResult(back, c)
+          : html`<form class="stack" part="form" lang=${locale} novalidate aria-label=${labels.form} aria-busy=${loading || working ? 'true' : 'false'} @submit=${this.onSubmit}>
+        ${failed || !v.system ? nothing : html`<div class="fields stack ${loading ? 'skeleton' : ''}" ?inert=${loading || this.busy}>${formFields(c)}</div>`}
+        <p id="status" class="status ${error ? 'error' : ''} ${submit.name === 'duplicate' ? 'question-text' : ''} ${loading ? 'hidden' : ''}" part="status" role="status">${status}</p>
+        ${failed && this.relay ? html`<button part="button" type="button" @click=${this.onRetry}>${labels.retry}</button>` : nothing}
+        ${
+          submit.name === 'duplicate'
+            ? html`<div class="actions" part="question" role="group" aria-labelledby="status">
+                <button part="button" type="button" @click=${this.onPayAgain}>${labels.pay_again}</button>
+                <button part="button" class="secondary" type="button" @click=${this.onCancelDuplicate}>${labels.cancel}</button>
+              </div>`
+            : failed || !v.system
+              ? nothing
+              : html`<button part="button" type="submit" class="pay ${loading ? 'skeleton' : ''}" ?disabled=${loading || this.busy} @mousedown=${(e: Event) => e.preventDefault()}>
+                  ${working ? status : payLabel(c, v.linkOnly && save && linkOnly)}
+                </button>
+                <p class="note" part="note">${labels.card_note}</p>`
+        }
+      </form>`
       }
-      ${
-        ready
-          ? html`<button part="button" type="submit" ?disabled=${this.busy} @mousedown=${(e: Event) => e.preventDefault()}>${linking ? labels.link : labels.pay}</button>
-            <p class="note" part="note">${labels.card_note}</p>`
-          : nothing
-      }
-    </form>`;
+    </div>`;
   }
 }

@@ -1,7 +1,16 @@
 import { css } from 'lit';
 
-/** What `<billing-pay>` adds to `billing-element.styles.ts`: the form's fields, choices and hints. */
+/**
+ * What `<billing-pay>` adds to `billing-element.styles.ts`: the system tiles, fields, the skeleton while `/config`
+ * loads, the busy Pay button, the duplicate question and the result screen. Logical properties only: a right-to-left
+ * page mirrors it.
+ */
 export default css`
+  .stack {
+    display: grid;
+    gap: var(--billing-pay-spacing);
+  }
+
   fieldset {
     margin: 0;
     padding: 0;
@@ -16,16 +25,52 @@ export default css`
     font-weight: 600;
   }
 
+  legend {
+    margin-block-end: 0.35em;
+  }
+
   .field {
     display: grid;
     gap: 0.35em;
   }
 
-  .options {
+  .tiles {
+    display: grid;
+    grid-template-columns: repeat(auto-fit, minmax(8em, 1fr));
+    gap: 0.5em;
+  }
+
+  .tile {
+    position: relative;
     display: flex;
-    flex-wrap: wrap;
-    gap: 0.5em 1.25em;
-    margin-block-start: 0.35em;
+    align-items: center;
+    gap: 0.5em;
+    min-block-size: 3em;
+    padding: 0.5em 0.75em;
+    font-weight: 500;
+    background: var(--billing-pay-color-field);
+    border: 1px solid var(--billing-pay-color-border);
+    border-radius: var(--billing-pay-radius);
+    cursor: pointer;
+  }
+
+  .tile:has(:checked) {
+    border-color: var(--billing-pay-color-accent);
+    box-shadow: inset 0 0 0 1px var(--billing-pay-color-accent);
+  }
+
+  /* A name breaks between its words, else by the language's hyphenation ("Банков-ская", never "Банковск ая"). */
+  .name {
+    overflow-wrap: break-word;
+    hyphens: auto;
+    min-inline-size: 0;
+  }
+
+  ::slotted(img),
+  ::slotted(svg) {
+    display: block;
+    max-block-size: 1.5em;
+    max-inline-size: 4em;
   }
 
   .check {
@@ -59,6 +104,12 @@ export default css`
     border-radius: calc(var(--billing-pay-radius) * 0.75);
   }
 
+  input.amount {
+    font-size: 1.25em;
+    font-weight: 600;
+    font-variant-numeric: tabular-nums;
+  }
+
   /* WebKit lays a <select>'s chosen option out at its full width even in a narrower box, and the text overflows the
      box, the field and the form (38 px at 200 % text in 320 px): the box clips it. */
   select {
@@ -72,10 +123,15 @@ export default css`
 
   input[type='radio'],
   input[type='checkbox'] {
+    flex: none;
     inline-size: 1.15em;
     block-size: 1.15em;
     margin: 0.15em 0 0;
     accent-color: var(--billing-pay-color-accent);
+  }
+
+  .tile input[type='radio'] {
+    margin: 0;
   }
 
   [aria-invalid='true'] {
@@ -85,6 +141,91 @@ export default css`
 
   .preset {
     margin: 0;
+  }
+
+  /* "Add a comment": a quiet button that reads as a link. */
+  .more {
+    justify-self: start;
+    min-block-size: 0;
+    padding: 0.25em 0;
+    font-weight: 400;
+    color: inherit;
+    background: none;
+    text-decoration: underline;
+  }
+
+  .pay {
+    display: flex;
+    align-items: center;
+    justify-content: center;
+    gap: 0.5em;
+    inline-size: 100%;
+    font-variant-numeric: tabular-nums;
+  }
+
+  /* The skeleton: the form in its final place, its words and boxes greyed until /config comes. */
+  .skeleton :is(legend, label, .name, .note, .more),
+  .skeleton.pay {
+    color: transparent;
+    background: color-mix(in srgb, var(--billing-pay-color-muted) 22%, transparent);
+    border-radius: calc(var(--billing-pay-radius) * 0.5);
+  }
+
+  .skeleton :is(input, select, .tile) {
+    border-color: color-mix(in srgb, var(--billing-pay-color-muted) 30%, transparent);
+  }
+
+  .skeleton input[type='radio'],
+  .skeleton input[type='checkbox'] {
+    visibility: hidden;
+  }
+
+  .actions {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5em;
+  }
+
+  .actions button {
+    flex: 1 1 auto;
+  }
+
+  .question-text {
+    font-weight: 600;
+  }
+
+  .title {
+    margin: 0;
+    font-size: 1.25em;
+  }
+
+  .meaning {
+    margin: 0.5em 0 0;
+  }
+
+  .result {
+    display: grid;
+    gap: 0.5em;
+    margin: 0;
+    padding: var(--billing-pay-spacing);
+    border: 1px solid var(--billing-pay-color-border);
+    border-radius: var(--billing-pay-radius);
+  }
+
+  .result div {
+    display: flex;
+    flex-wrap: wrap;
+    justify-content: space-between;
+    gap: 0 1em;
+  }
+
+  .result dt {
+    color: var(--billing-pay-color-muted);
+  }
+
+  .result dd {
+    margin: 0;
+    font-weight: 600;
   }
 
   /* The disclosure's links: the hint's colour (its contrast), told apart by their underline. */

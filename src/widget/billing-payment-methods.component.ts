@@ -50,7 +50,7 @@ export type PaymentMethodsState = ReadyState;
  * @csspart status - The live region: loading, empty, progress, the outcome and errors.
  * @csspart retry - The "Try again" button after a failed load.
  *
- * @cssprop [--billing-pay-font-family=the page's font] - Font family.
+ * @cssprop [--billing-pay-font-family=system-ui, sans-serif] - Font family (the page's own font does not reach in).
  * @cssprop [--billing-pay-font-size=1em] - Base font size.
  * @cssprop [--billing-pay-color-text=#1b1f27] - Text colour (dark scheme: #e7e9ee).
  * @cssprop [--billing-pay-color-muted=#535b69] - A method's kind and state (dark: #aab1bd).

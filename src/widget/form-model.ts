@@ -7,40 +7,39 @@ import { toMinorUnits } from '../eps/amount.js';
 import { checkRequest } from '../eps/check.js';
 import { isLookupKind, LOOKUPS, SESSION_LOOKUP_KIND, type LookupKind } from '../eps/lookup.js';
 import type { PaymentRequest } from '../eps/request.js';
-import { canSaveMethod, SYSTEMS, type SystemId } from '../eps/systems.js';
+import { canSaveMethod, SYSTEMS } from '../eps/systems.js';
 import { parseAmountInput } from './amount-input.js';
 import type { OfferedSystem, PaymentOptions } from '../eps/relay-api.js';
-import { buildPaymentRequest, takes, TEXT_PARAMS, type TextParam } from './request.js';
+import type { Entries } from './payer-entries.js';
+import { buildPaymentRequest, takes } from './request.js';
 
-/** The text fields a person types into. */
-export type ValueKey = 'amount' | 'lookupValue' | TextParam;
+/**
+ * The text fields a person types into: one receipt contact (an e-mail or a phone, told apart as typed) stands for the
+ * systems' `email` and `phone`.
+ */
+export type ValueKey = 'amount' | 'lookupValue' | 'contact' | 'name' | 'comment';
 
 export const NO_VALUES: Readonly<Record<ValueKey, string>> = {
   amount: '',
   lookupValue: '',
-  email: '',
-  phone: '',
+  contact: '',
   name: '',
   comment: '',
 };
 
 /** Everything the form depends on: the attributes, the relay's answers and the person's entries. */
-export interface FormInput {
+export interface FormInput extends Entries {
   config: PaymentOptions | null;
-  /** The attributes `systems`, `lookup`, `agreement`, `amount`, `amount-fixed`, `allow-link-only`. */
+  /** The attributes `systems`, `lookup`, `agreement`, `amount`, `amount-fixed`, `allow-link-only`, `show-comment`. */
   systems: string;
   lookup: string;
   agreement: string;
   amount: string;
   amountFixed: boolean;
   allowLinkOnly: boolean;
+  showComment: boolean;
   /** The agreement the client session names, once loaded. */
   sessionAgreement: string;
-  chosenSystem: SystemId | null;
-  chosenKind: number | null;
-  values: Record<ValueKey, string>;
-  save: boolean;
-  linkOnly: boolean;
 }
 
 /** One text field: its value, the request path it fills and how the browser should ask for it. */
@@ -67,8 +66,10 @@ export interface FormView {
   kind: LookupKind;
   /** The agreement the client does not type: the merchant's preset, else the session's. */
   preset: string;
-  /** The amount, the lookup value (unless preset) and the optional texts the system takes, in order. */
+  /** The lookup value (unless preset), the amount and the optional texts the system takes, in order. */
   textFields: TextField[];
+  /** "Add a comment" is offered: the system takes one, and it is not shown yet. */
+  commentHidden: boolean;
   /** "Save payment method" is offered (it connects autopayments). */
   canSave: boolean;
   /** "Only link the card" is offered (under a saved method). */
@@ -79,22 +80,26 @@ export interface FormView {
   fields: Field[];
 }
 
-/** Which request path each text field fills. */
-export const PATH_OF: Record<ValueKey, string> = {
-  amount: 'amount',
-  lookupValue: 'agreement_param_value',
-  email: 'eps_params.email',
-  phone: 'eps_params.phone',
-  name: 'eps_params.name',
-  comment: 'eps_params.comment',
+/** Which request paths each text field fills (the contact: one of two). */
+export const PATHS_OF: Record<ValueKey, string[]> = {
+  amount: ['amount'],
+  lookupValue: ['agreement_param_value'],
+  contact: ['eps_params.email', 'eps_params.phone'],
+  name: ['eps_params.name'],
+  comment: ['eps_params.comment'],
 };
 
-const PARAM_INPUTS: Record<TextParam, Pick<TextField, 'type' | 'autocomplete'>> = {
-  email: { type: 'email', autocomplete: 'email' },
-  phone: { type: 'tel', autocomplete: 'tel' },
+const PARAM_INPUTS: Record<'contact' | 'name' | 'comment', Pick<TextField, 'type' | 'autocomplete'>> = {
+  contact: { type: 'text', autocomplete: 'email' },
   name: { type: 'text', autocomplete: 'name' },
   comment: { type: 'text', autocomplete: 'off' },
 };
+
+/** The receipt contact as the system's parameters: with an `@` or a letter an e-mail, else a phone number. */
+export function contactParams(contact: string): { email: string; phone: string } {
+  const text = contact.trim();
+  return /[@\p{L}]/u.test(text) ? { email: text, phone: '' } : { email: '', phone: text };
+}
 
 const list = (text: string) => text.split(/[\s,]+/).filter(Boolean);
 
@@ -114,15 +119,17 @@ export function formView(input: FormInput): FormView {
   const linkOnly = canSave && input.allowLinkOnly && Boolean(system?.linkOnly && spec?.linkOnly);
   const saveParams = canSave ? Object.keys({ ...spec!.autopay, ...spec!.linkOnly }) : [];
 
+  const takesComment = Boolean(system && takes(system.id, 'comment'));
+  const commentShown = takesComment && (input.showComment || input.commentOpen || Boolean(input.values.comment));
+  const optional = (['contact', 'name', 'comment'] as const).filter((name) =>
+    name === 'contact'
+      ? system && takes(system.id, 'email')
+      : name === 'comment'
+        ? commentShown
+        : system && takes(system.id, name),
+  );
   const textFields: TextField[] = system
     ? [
-        {
-          name: 'amount',
-          type: 'text',
-          inputmode: 'decimal',
-          autocomplete: 'transaction-amount',
-          readonly: input.amountFixed && Boolean(input.amount),
-        },
         ...(preset
           ? []
           : [
@@ -133,24 +140,37 @@ export function formView(input: FormInput): FormView {
                 ...LOOKUPS[kind].input,
               },
             ]),
-        ...TEXT_PARAMS.filter((name) => takes(system.id, name)).map((name) => ({
-          name,
-          optional: true,
-          ...PARAM_INPUTS[name],
-        })),
+        {
+          name: 'amount',
+          type: 'text',
+          inputmode: 'decimal',
+          autocomplete: 'transaction-amount',
+          readonly: input.amountFixed && Boolean(input.amount),
+        },
+        ...optional.map((name) => ({ name, optional: true, ...PARAM_INPUTS[name] })),
       ]
     : [];
-  const byName = (name: ValueKey): Field => ({ id: `f-${name}`, paths: [PATH_OF[name]] });
   const fields: Field[] = system
     ? [
         { id: `system-${systems[0]!.id}`, paths: ['system'] },
-        byName('amount'),
         ...(kinds.length > 1 && !preset ? [{ id: 'f-kind', paths: ['agreement_param_id'] }] : []),
-        ...textFields.slice(1).map((f) => byName(f.name)),
+        ...textFields.map((f) => ({ id: `f-${f.name}`, paths: PATHS_OF[f.name] })),
         ...(canSave ? [{ id: 'f-save', paths: saveParams.map((p) => `eps_params.${p}`) }] : []),
       ]
     : [];
-  return { systems, system, kinds, kind, preset, textFields, canSave, linkOnly, saveParams, fields };
+  return {
+    systems,
+    system,
+    kinds,
+    kind,
+    preset,
+    textFields,
+    commentHidden: takesComment && !commentShown,
+    canSave,
+    linkOnly,
+    saveParams,
+    fields,
+  };
 }
 
 export type FormCheck = { ok: true; request: PaymentRequest } | { ok: false; problems: Record<string, string> };
@@ -169,6 +189,7 @@ export function checkForm(
   const request = buildPaymentRequest(
     {
       ...input.values,
+      ...contactParams(input.values.contact),
       system: v.system!.id,
       // An amount the locale could not read is not checked again: the largest one allowed stands in for it, so the
       // request check speaks only of the rest of the form.

@@ -15,12 +15,10 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { canonicalAmount } from '../eps/amount.js';
-import { isLookupKind, LOOKUPS, type LookupKind } from '../eps/lookup.js';
+import { isLookupKind } from '../eps/lookup.js';
 import type { PaymentRequest } from '../eps/request.js';
 import { SYSTEM_IDS, SYSTEMS } from '../eps/systems.js';
-import { formatAmount } from './amount-input.js';
 import { emit, type BillingPayReturnDetail } from './events.js';
-import { fill, type Texts } from './i18n.js';
 import { newIdempotencyKey } from './relay-client.js';
 import { TEXT_PARAMS, type FormValues } from './request.js';
 
@@ -329,21 +327,4 @@ function marked(address: string, marker: string, other: string, id: string): str
   } catch {
     return address;
   }
-}
-
-/** The message of a return in the element's language; `system`: the system's name as the form shows it. */
-export function returnText(
-  d: BillingPayReturnDetail,
-  t: Texts,
-  locale: string,
-  system: string,
-  currency: string,
-): string {
-  return fill(d.outcome === 'sent' ? t.labels.return_sent : t.labels.return_failed, {
-    id: d.paymentId,
-    amount: `${formatAmount(d.amount, locale)} ${currency}`.trim(),
-    kind: t.kinds[LOOKUPS[d.lookup as LookupKind].key],
-    agreement: d.agreement,
-    system,
-  });
 }

@@ -22,8 +22,28 @@ export interface SendOptions {
   confirmDuplicate?: boolean;
 }
 
-/** Where a submit is: an invalid form or a failed request ends in `error`; a cancelled one goes back to `idle`. */
-export type SubmitState = 'idle' | 'validating' | 'sending' | 'redirecting' | 'error';
+/**
+ * Where a submit is, with what that step holds: an invalid form or a failed request ends in `error`, the relay's
+ * question about the same payment in `duplicate`; a cancelled one goes back to `idle`.
+ */
+export type SubmitState =
+  | { name: 'idle' }
+  | { name: 'checking' }
+  | { name: 'sending' }
+  | { name: 'redirecting'; url: string }
+  | { name: 'duplicate'; request: PaymentRequest; earlierAt: string }
+  | { name: 'error'; failure: PayError };
+
+/** The relay's answer to the same payment sent again within its window (its error code). */
+const DUPLICATE = 'duplicate_payment';
+
+/** When the same payment was started, from the relay's `duplicate_payment` answer; else `null`. */
+export function earlierAt(failure: PayError): string | null {
+  if ((failure.code as string) !== DUPLICATE) return null;
+  const { body } = (failure.cause ?? {}) as { body?: { error?: { earlier_at?: unknown } } };
+  const at = body?.error?.earlier_at;
+  return typeof at === 'string' && !Number.isNaN(Date.parse(at)) ? at : '';
+}
 
 export class PaymentSender implements ReactiveController {
   private abort?: AbortController;

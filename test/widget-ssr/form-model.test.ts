@@ -33,6 +33,9 @@ const input = (over: Partial<FormInput> = {}): FormInput => ({
   amount: '',
   amountFixed: false,
   allowLinkOnly: false,
+  showComment: false,
+  commentOpen: false,
+  problems: {},
   sessionAgreement: '',
   chosenSystem: null,
   chosenKind: null,
@@ -57,8 +60,20 @@ describe('formView', () => {
     const v = formView(input({ lookup: '5 7' }));
     assert.deepEqual(
       v.fields.map((f) => f.id),
-      ['system-A', 'f-amount', 'f-kind', 'f-lookupValue', 'f-email', 'f-phone', 'f-comment', 'f-save'],
+      ['system-A', 'f-kind', 'f-lookupValue', 'f-amount', 'f-contact', 'f-save'],
     );
+    assert.equal(v.commentHidden, true, 'the comment waits behind "Add a comment"');
+    assert.deepEqual(
+      formView(input({ commentOpen: true }))
+        .fields.map((f) => f.id)
+        .slice(-3),
+      ['f-contact', 'f-comment', 'f-save'],
+    );
+    assert.equal(formView(input({ showComment: true })).commentHidden, false);
+    assert.deepEqual(formView(input({ chosenSystem: 'B' })).fields.find((f) => f.id === 'f-contact')?.paths, [
+      'eps_params.email',
+      'eps_params.phone',
+    ]);
     assert.deepEqual(v.fields.at(-1)!.paths, [
       'eps_params.save_payment_method',
       'eps_params.enable_autopayments',
@@ -99,7 +114,10 @@ describe('formView', () => {
     assert.equal(formView(input()).linkOnly, false);
     assert.equal(formView(input({ allowLinkOnly: true })).linkOnly, true);
     assert.equal(formView(input({ allowLinkOnly: true, chosenSystem: 'B' })).linkOnly, false);
-    assert.equal(formView(input({ amount: '10', amountFixed: true })).textFields[0]!.readonly, true);
+    assert.equal(
+      formView(input({ amount: '10', amountFixed: true })).textFields.find((f) => f.name === 'amount')!.readonly,
+      true,
+    );
   });
 });
 
@@ -113,18 +131,32 @@ describe('checkForm', () => {
   });
 
   it('problems come in the order of the fields, the amount read in the locale, the first one focused', () => {
-    const entered = input({ values: { ...NO_VALUES, amount: '15,5', email: 'not-an-address' } });
+    const entered = input({ values: { ...NO_VALUES, amount: '15,5', contact: 'not-an-address' } });
     const v = formView(entered);
     const checked = checkForm(v, entered, OPTIONS);
     assert.ok(!checked.ok);
     // English reads a comma as a group mark: "15,5" is no amount (its reason, not the request check's).
     assert.deepEqual(Object.entries(checked.problems), [
-      ['amount', 'amount_format'],
       ['agreement_param_value', 'required'],
+      ['amount', 'amount_format'],
       ['eps_params.email', 'email'],
     ]);
-    assert.equal(firstProblemField(v, checked.problems), 'f-amount');
-    assert.equal(firstProblemField(v, { 'eps_params.email': 'email' }), 'f-email');
+    assert.equal(firstProblemField(v, checked.problems), 'f-lookupValue');
+    assert.equal(firstProblemField(v, { 'eps_params.email': 'email' }), 'f-contact');
+  });
+
+  it('sends the one receipt contact as an e-mail or a phone, as typed', () => {
+    for (const [contact, param] of [
+      ['name@example.com', 'email'],
+      ['+7 900 123-45-67', 'phone'],
+    ] as const) {
+      const entered = input({ values: { ...NO_VALUES, amount: '10', lookupValue: 'AG-1', contact } });
+      const checked = checkForm(formView(entered), entered, OPTIONS);
+      assert.ok(checked.ok);
+      const params = Object.fromEntries(checked.request.eps_params.map((p) => [p.name, p.value]));
+      assert.equal(params[param], contact);
+      assert.equal(params[param === 'email' ? 'phone' : 'email'], undefined);
+    }
   });
 
   it('a problem no control shows is left for the status line', () => {

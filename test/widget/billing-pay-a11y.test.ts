@@ -77,7 +77,7 @@ describe('<billing-pay> accessibility', () => {
       expect(field(el, 'System B').checked, 'arrow keys choose').to.be.true;
 
       const order: string[] = [];
-      for (let i = 0; i < 8; i++) {
+      for (let i = 0; i < 7; i++) {
         await press('Tab');
         await el.updateComplete;
         order.push(focused(el));
@@ -86,20 +86,21 @@ describe('<billing-pay> accessibility', () => {
         if (order.at(-1) === 'Save payment method') await press(' ');
       }
       expect(order).to.deep.equal([
-        'Amount',
         'Agreement number',
-        'E-mail for receipt',
-        'Phone',
+        'Amount',
+        'E-mail or phone for the receipt',
         'Name',
-        'Comment',
+        'button Add a comment',
         'Save payment method',
-        'button Pay',
+        'button Pay 1,500.50',
       ]);
       expect(field(el, 'Save payment method').checked).to.be.true;
 
       await press('Shift+Tab'); // back to the checkbox
-      await press('Shift+Tab'); // the comment field
-      expect(focused(el)).to.equal('Comment');
+      await press('Shift+Tab'); // "Add a comment"
+      await press('Enter');
+      await waitUntil(() => focused(el) === 'Comment', `the focus is on ${focused(el)}`);
+      await typeKeys('May');
       const redirect = oneEvent(el, 'billing-pay-redirect');
       await press('Enter');
       await redirect;
@@ -112,19 +113,20 @@ describe('<billing-pay> accessibility', () => {
       const el = await widget('ru');
       document.getElementById('before')!.focus();
       await press('Tab'); // system A
+      await press('Tab'); // agreement number, left empty
       await press('Tab'); // amount
       await typeKeys('10,555');
-      await press('Tab'); // agreement number
       await press('Enter');
-      await waitUntil(() => focused(el) === 'Сумма', `the focus stayed on ${focused(el)}`);
+      await waitUntil(() => focused(el) === 'Номер договора', `the focus stayed on ${focused(el)}`);
       expect(status(el)).to.equal('Исправьте отмеченные поля.');
       expect(relay.payments()).to.have.length(0);
 
-      await press('Backspace');
+      await typeKeys('AG-1001');
       await press('Tab');
       await el.updateComplete;
-      expect(focused(el)).to.equal('Номер договора');
-      await typeKeys('AG-1001');
+      expect(focused(el)).to.equal('Сумма');
+      await press('End');
+      await press('Backspace');
       const redirect = oneEvent(el, 'billing-pay-redirect');
       await press('Enter');
       await redirect;
@@ -194,6 +196,8 @@ describe('<billing-pay> accessibility', () => {
         const el = await mount(
           html`<billing-pay relay=${RELAY} lang="en" theme=${theme} lookup="5 7" allow-link-only></billing-pay>`,
         );
+        el.shadowRoot!.querySelector<HTMLButtonElement>('[part="add-comment"]')!.click();
+        await el.updateComplete;
         await type(el, 'Comment', 'a comment');
         await inEveryState(el, async () => {
           expectContrast(el);
@@ -224,13 +228,14 @@ describe('<billing-pay> accessibility', () => {
   });
 
   describe('theming', () => {
-    it('inherits the page’s font, and takes custom properties and ::part rules from the page', async () => {
+    it('takes the font, custom properties and ::part rules from the page, never its inherited font', async () => {
       const box = document.createElement('div');
-      box.style.fontFamily = 'Georgia, serif';
+      box.style.fontFamily = 'monospace';
       document.body.append(box);
       // A constructed style sheet: the page's CSP allows no inline <style>.
       const sheet = new CSSStyleSheet();
-      sheet.replaceSync(`billing-pay.themed { --billing-pay-color-accent: rgb(10, 125, 79); --billing-pay-radius: 0px; }
+      sheet.replaceSync(`billing-pay.themed { --billing-pay-color-accent: rgb(10, 125, 79); --billing-pay-radius: 0px;
+          --billing-pay-font-family: Georgia, serif; }
         billing-pay.themed::part(button) { text-transform: uppercase; }`);
       document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
       try {
@@ -321,7 +326,7 @@ describe('<billing-pay> accessibility', () => {
             await ready;
             await el.updateComplete;
             expect(el.getBoundingClientRect().width).to.be.at.most(parseFloat(width));
-            await type(el, lang === 'ru' ? 'Сумма, RUB' : 'Amount, RUB', '123456789012.50');
+            await type(el, lang === 'ru' ? 'Сумма, ₽' : 'Amount, ₽', '123456789012.50');
             el.shadowRoot!.querySelector<HTMLInputElement>('#f-save')!.click();
             await el.updateComplete;
             el.shadowRoot!.querySelector<HTMLInputElement>('#f-link-only')!.click();
@@ -353,7 +358,7 @@ describe('<billing-pay> accessibility', () => {
           await pay(el);
           await expect(el).to.be.accessible();
 
-          await type(el, lang === 'ru' ? 'Сумма, RUB' : 'Amount, RUB', '10');
+          await type(el, lang === 'ru' ? 'Сумма, ₽' : 'Amount, ₽', '10');
           await type(el, lang === 'ru' ? 'Номер договора' : 'Agreement number', 'AG-1');
           await pay(el);
           await waitUntil(() => payButton(el).disabled, 'Pay is not disabled while sending');

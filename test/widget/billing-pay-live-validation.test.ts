@@ -17,7 +17,7 @@ const TEXTS = {
   en: {
     amount: 'Amount',
     agreement: 'Agreement number',
-    email: 'E-mail for receipt',
+    email: 'E-mail or phone for the receipt',
     decimals: 'An amount has at most two decimals.',
     required: 'This field is required.',
     emailProblem: 'Enter an e-mail address such as name@example.com.',
@@ -27,7 +27,7 @@ const TEXTS = {
   ru: {
     amount: 'Сумма',
     agreement: 'Номер договора',
-    email: 'E-mail для чека',
+    email: 'E-mail или телефон для чека',
     decimals: 'В сумме не больше двух знаков после запятой.',
     required: 'Заполните это поле.',
     emailProblem: 'Введите адрес эл. почты, например name@example.com.',
@@ -114,22 +114,19 @@ describe('<billing-pay> validation that follows the payer', () => {
       await type(el, t.email, 'not-an-address');
       await pay(el);
       expect(status(el)).to.equal(t.fix);
-      expect(invalid(el)).to.deep.equal(['f-amount', 'f-lookupValue', 'f-email']);
-      expect(el.shadowRoot!.activeElement).to.equal(field(el, t.amount));
+      expect(invalid(el)).to.deep.equal(['f-lookupValue', 'f-amount', 'f-contact']);
+      expect(el.shadowRoot!.activeElement).to.equal(field(el, t.agreement));
       const region = el.shadowRoot!.querySelector('[role="status"]')!;
 
-      // Pay focused the amount: one Backspace at its end makes it valid.
-      await keys(el, 'End', 'Backspace');
+      await typing(el, 'AG-1001');
+      expect(errorOf(el, t.agreement)).to.equal('');
+      // The amount: one Backspace at its end makes it valid.
+      await keys(el, 'Tab', 'End', 'Backspace');
       expect(field(el, t.amount).value).to.equal('15.55');
       expect(errorOf(el, t.amount), 'cleared on input, before the field is left').to.equal('');
       expect(field(el, t.amount).getAttribute('aria-invalid')).to.equal('false');
       expect(field(el, t.amount).hasAttribute('aria-describedby')).to.be.false;
       expect(status(el), 'other fields still have errors').to.equal(t.fix);
-
-      await keys(el, 'Tab');
-      await typing(el, 'AG-1001');
-      expect(errorOf(el, t.agreement)).to.equal('');
-      expect(status(el)).to.equal(t.fix);
 
       // An e-mail is wrong while it is being typed: its error stays until it is an address.
       await into(el, t.email);
@@ -156,15 +153,15 @@ describe('<billing-pay> validation that follows the payer', () => {
 
   it('an error shown stays while the value is still invalid, follows the problem, and goes once it is valid', async () => {
     const el = await widget('en');
-    await into(el, 'E-mail for receipt');
+    await into(el, TEXTS.en.email);
     await typing(el, 'ab');
     await keys(el, 'Tab');
-    expect(errorOf(el, 'E-mail for receipt')).to.equal(TEXTS.en.emailProblem);
-    await into(el, 'E-mail for receipt');
+    expect(errorOf(el, TEXTS.en.email)).to.equal(TEXTS.en.emailProblem);
+    await into(el, TEXTS.en.email);
     await typing(el, '@example');
-    expect(errorOf(el, 'E-mail for receipt'), 'still not an address').to.equal(TEXTS.en.emailProblem);
+    expect(errorOf(el, TEXTS.en.email), 'still not an address').to.equal(TEXTS.en.emailProblem);
     await typing(el, '.com');
-    expect(errorOf(el, 'E-mail for receipt')).to.equal('');
+    expect(errorOf(el, TEXTS.en.email)).to.equal('');
 
     await into(el, 'Amount');
     await typing(el, '-5');
@@ -183,33 +180,35 @@ describe('<billing-pay> validation that follows the payer', () => {
     await keys(el, 'Shift+Tab', 'End', 'Backspace');
     expect(errorOf(el, 'Amount')).to.equal('');
     // Emptying an optional field that had an error is valid too.
-    await into(el, 'Phone');
-    await typing(el, 'x');
+    await into(el, TEXTS.en.email);
+    await typing(el, '12');
     await keys(el, 'Tab');
-    expect(errorOf(el, 'Phone')).to.not.equal('');
-    await into(el, 'Phone');
-    await keys(el, 'End', 'Backspace');
-    expect(errorOf(el, 'Phone')).to.equal('');
+    expect(errorOf(el, TEXTS.en.email), 'digits are read as a phone').to.equal(
+      'Enter a phone number such as +7 900 123-45-67.',
+    );
+    await into(el, TEXTS.en.email);
+    await keys(el, 'End', 'Backspace', 'Backspace');
+    expect(errorOf(el, TEXTS.en.email)).to.equal('');
     expect(status(el)).to.equal('');
   });
 
   it('Pay by pointer right after an invalid edit still checks every field and focuses the first', async () => {
     const el = await widget('en');
-    await into(el, 'E-mail for receipt');
+    await into(el, TEXTS.en.email);
     await typing(el, 'ab');
     await keys(el, 'Tab');
-    expect(invalid(el)).to.deep.equal(['f-email']);
+    expect(invalid(el)).to.deep.equal(['f-contact']);
     // The amount's error would push Pay down under the pointer if leaving the field showed it mid-click.
     await into(el, 'Amount');
     await typing(el, '15.555');
     const error = oneEvent(el, 'billing-pay-error');
     await pointAndClick(el.shadowRoot!.querySelector('button[type="submit"]')!);
     const { detail } = await error;
-    expect(Object.keys(detail.fields)).to.deep.equal(['amount', 'agreement_param_value', 'eps_params.email']);
+    expect(Object.keys(detail.fields)).to.deep.equal(['agreement_param_value', 'amount', 'eps_params.email']);
     await el.updateComplete;
     expect(status(el)).to.equal(TEXTS.en.fix);
-    expect(invalid(el)).to.deep.equal(['f-amount', 'f-lookupValue', 'f-email']);
-    expect(el.shadowRoot!.activeElement).to.equal(field(el, 'Amount'));
+    expect(invalid(el)).to.deep.equal(['f-lookupValue', 'f-amount', 'f-contact']);
+    expect(el.shadowRoot!.activeElement).to.equal(field(el, 'Agreement number'));
   });
 
   describe('errors from the relay', () => {

@@ -74,7 +74,7 @@ describe('<billing-pay> languages and texts', () => {
         el.shadowRoot!.getElementById(id)!.click();
         await el.updateComplete;
       }
-      const email = el.shadowRoot!.getElementById('f-email') as HTMLInputElement;
+      const email = el.shadowRoot!.getElementById('f-contact') as HTMLInputElement;
       email.value = 'x';
       email.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
       await pay(el);
@@ -196,7 +196,7 @@ describe('<billing-pay> languages and texts', () => {
     expect(el.shadowRoot!.querySelector('form')!.lang).to.equal('de-DE');
     expect(el.shadowRoot!.querySelector('form')!.getAttribute('aria-label')).to.equal('Zahlung');
     expect(field(el, 'Betrag').value).to.equal('1.500,50');
-    expect(control(el, 'Comment'), 'what the page did not translate stays English').to.exist;
+    expect(control(el, 'E-mail or phone for the receipt'), 'what the page did not translate stays English').to.exist;
 
     await pay(el);
     expect(errorOf(el, 'Vertragsnummer')).to.equal('Pflichtfeld.');

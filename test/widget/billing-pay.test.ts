@@ -76,13 +76,12 @@ describe('<billing-pay>', () => {
         'System A',
         'System B',
         'System C',
-        'Amount',
         'Agreement number',
-        'E-mail for receipt (optional)',
-        'Phone (optional)',
-        'Comment (optional)',
+        'Amount',
+        'E-mail or phone for the receipt (optional)',
         'Save payment method',
       ]);
+      expect(el.shadowRoot!.querySelector('[part="add-comment"]')!.textContent!.trim()).to.equal('Add a comment');
       expect(el.shadowRoot!.querySelector('legend')!.textContent).to.equal('Payment system');
       expect(field(el, 'System A').checked).to.be.true;
       expect(field(el, 'Amount').getAttribute('inputmode')).to.equal('decimal');
@@ -124,17 +123,28 @@ describe('<billing-pay>', () => {
   });
 
   describe('each system shows its fields', () => {
-    it('A: receipt e-mail, phone, comment, save; no name', async () => {
+    it('A: receipt contact, save, the comment behind "Add a comment"; no name', async () => {
       const el = await widget();
-      for (const label of ['E-mail for receipt', 'Phone', 'Comment', 'Save payment method'])
+      for (const label of ['E-mail or phone for the receipt', 'Save payment method'])
         expect(control(el, label)).to.exist;
       expect(control(el, 'Name')).to.equal(null);
+      expect(control(el, 'Comment')).to.equal(null);
+      el.shadowRoot!.querySelector<HTMLButtonElement>('[part="add-comment"]')!.click();
+      await el.updateComplete;
+      await waitUntil(() => el.shadowRoot!.activeElement === control(el, 'Comment'), 'the comment field is focused');
+      expect(el.shadowRoot!.querySelector('[part="add-comment"]')).to.equal(null);
+    });
+
+    it('shows the comment at once with `show-comment`', async () => {
+      const el = await mount(html`<billing-pay relay=${RELAY} lang="en" show-comment></billing-pay>`);
+      expect(control(el, 'Comment')).to.exist;
+      expect(el.shadowRoot!.querySelector('[part="add-comment"]')).to.equal(null);
     });
 
     it('B: adds Name', async () => {
       const el = await widget();
       await click(el, 'System B');
-      for (const label of ['E-mail for receipt', 'Phone', 'Name', 'Comment', 'Save payment method']) {
+      for (const label of ['E-mail or phone for the receipt', 'Name', 'Save payment method']) {
         expect(control(el, label), label).to.exist;
       }
     });
@@ -142,7 +152,7 @@ describe('<billing-pay>', () => {
     it('C: cannot save a payment method', async () => {
       const el = await widget();
       await click(el, 'System C');
-      for (const label of ['E-mail for receipt', 'Phone', 'Comment']) expect(control(el, label), label).to.exist;
+      expect(control(el, 'E-mail or phone for the receipt')).to.exist;
       expect(control(el, 'Save payment method')).to.equal(null);
       expect(control(el, 'Name')).to.equal(null);
     });
@@ -249,8 +259,9 @@ describe('<billing-pay>', () => {
     it('A, saving the method: the three autopayment flags are forced on', async () => {
       const el = await widget();
       await fillIn(el, '250.5', ' AG-1001 ');
-      await type(el, 'E-mail for receipt', 'client@example.com');
-      await type(el, 'Phone', '+7 900 123-45-67');
+      await type(el, 'E-mail or phone for the receipt', 'client@example.com');
+      el.shadowRoot!.querySelector<HTMLButtonElement>('[part="add-comment"]')!.click();
+      await el.updateComplete;
       await type(el, 'Comment', 'May');
       await click(el, 'Save payment method');
       expect(await sent(el)).to.deep.equal({
@@ -262,7 +273,6 @@ describe('<billing-pay>', () => {
           { name: 'confirmation_type', value: 'redirect' },
           { name: 'confirmation_return_url', value: BACK },
           { name: 'email', value: 'client@example.com' },
-          { name: 'phone', value: '+7 900 123-45-67' },
           { name: 'comment', value: 'May' },
           { name: 'save_payment_method', value: true },
           { name: 'enable_autopayments', value: true },
@@ -318,7 +328,7 @@ describe('<billing-pay>', () => {
       await click(el, 'Save payment method'); // chosen for A, then the client switches to C
       await click(el, 'System C');
       await fillIn(el, '42');
-      await type(el, 'E-mail for receipt', 'client@example.com');
+      await type(el, 'E-mail or phone for the receipt', '+7 900 123-45-67');
       expect(await sent(el)).to.deep.equal({
         system: 'C',
         amount: '42.00',
@@ -326,34 +336,41 @@ describe('<billing-pay>', () => {
         agreement_param_value: 'AG-1001',
         eps_params: [
           { name: 'return_url', value: BACK },
-          { name: 'email', value: 'client@example.com' },
+          { name: 'phone', value: '+7 900 123-45-67' },
         ],
       });
     });
 
-    it('presets the receipt e-mail and phone from the `email` and `phone` attributes, and sends them', async () => {
+    it('presets the receipt contact from the `email` attribute (else `phone`), and sends it as what it is', async () => {
       const el = await mount(
-        html`<billing-pay relay=${RELAY} lang="en" return-url=${BACK} email="client@example.com" phone="+7 900 123-45-67"></billing-pay>`,
+        html`<billing-pay relay=${RELAY} lang="en" return-url=${BACK} email="client@example.com"></billing-pay>`,
       );
-      expect(field(el, 'E-mail for receipt').value).to.equal('client@example.com');
-      expect(field(el, 'Phone').value).to.equal('+7 900 123-45-67');
+      expect(field(el, 'E-mail or phone for the receipt').value).to.equal('client@example.com');
       await fillIn(el);
       expect(paramsOf(await sent(el))).to.deep.equal({
         confirmation_type: 'redirect',
         confirmation_return_url: BACK,
         email: 'client@example.com',
-        phone: '+7 900 123-45-67',
       });
+      relay.payments().length = 0;
+      const byPhone = await mount(
+        html`<billing-pay relay=${RELAY} lang="en" return-url=${BACK} phone="+7 900 123-45-67"></billing-pay>`,
+      );
+      expect(field(byPhone, 'E-mail or phone for the receipt').value).to.equal('+7 900 123-45-67');
+      await fillIn(byPhone);
+      const redirect = oneEvent(byPhone, 'billing-pay-redirect');
+      await pay(byPhone);
+      await redirect;
+      expect(paramsOf(relay.payments().at(-1)!.body)).to.include({ phone: '+7 900 123-45-67' });
     });
 
-    it('takes `email` and `phone` set after the form is shown', async () => {
+    it('takes `email` set after the form is shown', async () => {
       const el = await widget();
       el.setAttribute('email', 'late@example.com');
-      el.setAttribute('phone', '+7 900 765-43-21');
       await el.updateComplete;
-      expect(field(el, 'E-mail for receipt').value).to.equal('late@example.com');
+      expect(field(el, 'E-mail or phone for the receipt').value).to.equal('late@example.com');
       await fillIn(el);
-      expect(paramsOf(await sent(el))).to.include({ email: 'late@example.com', phone: '+7 900 765-43-21' });
+      expect(paramsOf(await sent(el))).to.include({ email: 'late@example.com' });
     });
 
     it('names system B by `label-b`, and the client picks it by that name', async () => {
@@ -443,24 +460,25 @@ describe('<billing-pay>', () => {
     it('shows field errors next to their fields in English, announces them and focuses the first', async () => {
       const el = await widget();
       await type(el, 'Amount', '15.555');
-      await type(el, 'E-mail for receipt', 'not-an-address');
+      await type(el, 'E-mail or phone for the receipt', 'not-an-address');
       const error = oneEvent(el, 'billing-pay-error');
       await pay(el);
       const { detail } = await error;
       expect(detail.code).to.equal('validation_failed');
       expect(detail.fields).to.deep.equal({
-        amount: 'An amount has at most two decimals.',
         agreement_param_value: 'This field is required.',
+        amount: 'An amount has at most two decimals.',
         'eps_params.email': 'Enter an e-mail address such as name@example.com.',
       });
       await el.updateComplete;
       expect(field(el, 'Amount').getAttribute('aria-invalid')).to.equal('true');
       expect(errorOf(el, 'Amount')).to.equal('An amount has at most two decimals.');
       expect(errorOf(el, 'Agreement number')).to.equal('This field is required.');
-      expect(errorOf(el, 'E-mail for receipt')).to.equal('Enter an e-mail address such as name@example.com.');
-      expect(field(el, 'Phone').getAttribute('aria-invalid')).to.equal('false');
+      expect(errorOf(el, 'E-mail or phone for the receipt')).to.equal(
+        'Enter an e-mail address such as name@example.com.',
+      );
       expect(status(el)).to.equal('Please correct the highlighted fields.');
-      expect(el.shadowRoot!.activeElement).to.equal(field(el, 'Amount'));
+      expect(el.shadowRoot!.activeElement).to.equal(field(el, 'Agreement number'));
       expect(relay.payments()).to.have.length(0);
 
       await type(el, 'Amount', '15.55');
@@ -469,7 +487,7 @@ describe('<billing-pay>', () => {
 
     it('shows field errors in Russian', async () => {
       const el = await widget('ru');
-      expect(labels(el)).to.include.members(['Сумма', 'Номер договора', 'E-mail для чека (необязательно)']);
+      expect(labels(el)).to.include.members(['Сумма', 'Номер договора', 'E-mail или телефон для чека (необязательно)']);
       expect(el.shadowRoot!.querySelector('legend')!.textContent).to.equal('Платёжная система');
       await type(el, 'Сумма', '-5');
       await type(el, 'Номер договора', 'AG 1001!');
@@ -860,7 +878,7 @@ describe('<billing-pay>', () => {
       expect(detail.fields).to.have.property('eps_params.phone', 'Enter a phone number such as +7 900 123-45-67.');
       await el.updateComplete;
       expect(errorOf(el, 'Agreement number')).to.equal('Enter the value without spaces or special characters.');
-      expect(errorOf(el, 'Phone')).to.equal('Enter a phone number such as +7 900 123-45-67.');
+      expect(errorOf(el, 'E-mail or phone for the receipt')).to.equal('Enter a phone number such as +7 900 123-45-67.');
       expect(status(el)).to.equal(
         'Please correct the highlighted fields. Return address: This address is not on one of the merchant’s allowed origins.',
       );
@@ -880,7 +898,7 @@ describe('<billing-pay>', () => {
         'Введите телефон, например +7 900 123-45-67.',
       );
       await el.updateComplete;
-      expect(errorOf(el, 'Телефон')).to.equal('Введите телефон, например +7 900 123-45-67.');
+      expect(errorOf(el, 'E-mail или телефон для чека')).to.equal('Введите телефон, например +7 900 123-45-67.');
     });
 
     it('a billing that is down: try again shortly, not another system (it is the same billing)', async () => {

@@ -62,23 +62,23 @@ describe('under a strict Content-Security-Policy', () => {
       const form = root.querySelector('form')!;
       // Styled by its adopted style sheet, not by inline styles.
       expect(getComputedStyle(form).display).to.equal('grid');
-      expect(getComputedStyle(form).backgroundColor).to.equal(
+      expect(getComputedStyle(root.querySelector('.panel')!).backgroundColor).to.equal(
         theme === 'dark' ? 'rgb(24, 27, 33)' : 'rgb(255, 255, 255)',
       );
 
       root.querySelector<HTMLInputElement>('#f-save')!.click();
-      const email = root.querySelector<HTMLInputElement>('#f-email')!;
+      const email = root.querySelector<HTMLInputElement>('#f-contact')!;
       email.value = 'not-an-address';
       email.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
       await el.updateComplete;
       await pay(el as BillingPay);
       // The model's parameter rules run in the bundle too (src/eps/params.ts).
       expect([...root.querySelectorAll('[aria-invalid="true"]')].map((c) => c.id)).to.deep.equal([
-        'f-amount',
         'f-lookupValue',
-        'f-email',
+        'f-amount',
+        'f-contact',
       ]);
-      expect(root.querySelector('#f-email-error')!.textContent).to.equal(
+      expect(root.querySelector('#f-contact-error')!.textContent).to.equal(
         'Введите адрес эл. почты, например name@example.com.',
       );
       email.value = '';

@@ -100,8 +100,9 @@ describe('<billing-pay> end to end: what went wrong, in the payer’s language',
       const el = await fixture<BillingPay>(html`<billing-pay lang="en" relay=${stack.foreignRelay}></billing-pay>`);
       const { detail } = await error;
       await el.updateComplete;
-      expect(detail).to.deep.equal({ code: 'origin_not_allowed', message: 'Payment options could not be loaded.' });
-      expect(status(el)).to.equal('Payment options could not be loaded.');
+      const told = 'Payments cannot be taken on this page yet. Please tell the shop.';
+      expect(detail).to.deep.equal({ code: 'origin_not_allowed', message: told });
+      expect(status(el)).to.equal(told);
       expect(el.shadowRoot!.querySelector('button')?.textContent).to.equal('Try again');
       expect(logged).to.have.been.calledOnce;
       const line = logged.firstCall.args.join(' ');

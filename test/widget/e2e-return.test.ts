@@ -39,12 +39,15 @@ async function loaded(frame: ReturnFrame, go: () => void): Promise<ReturnFrame> 
   return frame;
 }
 
-/** The message the frame's widget shows (its `return` part). */
+/** The message the frame's widget shows (its `return` part: the result screen's heading and meaning). */
 const message = (frame: ReturnFrame) =>
-  frame
-    .contentDocument!.querySelector('billing-pay')!
-    .shadowRoot!.querySelector('[part="return"]')!
-    .textContent!.trim();
+  [...frame.contentDocument!.querySelector('billing-pay')!.shadowRoot!.querySelector('[part="return"]')!.children]
+    .map((line) => line.textContent!.trim())
+    .join(' ');
+
+/** What the result screen lists as sent. */
+const sentRows = (frame: ReturnFrame) =>
+  frame.contentDocument!.querySelector('billing-pay')!.shadowRoot!.querySelector('[part="result"]')?.textContent ?? '';
 
 /** Lets the widget's deferred work run: only to show that something does NOT happen. */
 const pause = () => new Promise((resolve) => setTimeout(resolve, 150));
@@ -99,15 +102,14 @@ describe('<billing-pay> back from the payment page (real relay and sandbox)', ()
   ] as const;
   const TEXTS = {
     en: {
-      sent: (id: string, system: string) =>
-        `You are back from System ${system}. If you completed payment ${id} of 12.30 (Agreement number: AG-1001) there, the balance changes once it is confirmed.`,
-      not_completed: (id: string) =>
-        `Payment ${id} of 12.30 (Agreement number: AG-1001) was not completed. Nothing was charged.`,
+      sent: (_id: string, system: string) =>
+        `Payment sent to System ${system} If you completed it on the payment page, the balance changes once System ${system} confirms it. This page cannot see the outcome: your receipt and balance will show it.`,
+      not_completed: () => 'Payment not completed Nothing was charged. You can try again with the same details.',
     },
     ru: {
-      sent: (id: string, system: string) =>
-        `Вы вернулись со страницы «Система ${system}». Если вы завершили там платёж ${id} на 12,30 (Номер договора: AG-1001), баланс изменится, когда его подтвердят.`,
-      not_completed: (id: string) => `Платёж ${id} на 12,30 (Номер договора: AG-1001) не завершён. Деньги не списаны.`,
+      sent: (_id: string, system: string) =>
+        `Платёж отправлен в «Система ${system}» Если вы завершили его на странице оплаты, баланс изменится, когда «Система ${system}» его подтвердит. Эта страница не видит результат: его покажут чек и баланс.`,
+      not_completed: () => 'Платёж не завершён Деньги не списаны. Можно попробовать снова с теми же данными.',
     },
   };
 
@@ -134,6 +136,7 @@ describe('<billing-pay> back from the payment page (real relay and sandbox)', ()
         });
         expect(Date.parse(detail!.time)).to.be.within(before - 10_000, Date.now());
         expect(message(frame)).to.equal(TEXTS[lang][outcome](paymentId, system));
+        expect(sentRows(frame)).to.contain(paymentId).and.contain('AG-1001').and.contain('12');
         expect(frame.contentDocument!.querySelector('billing-pay')!.paymentReturn).to.deep.equal(detail);
         // The marker leaves the address; the sandbox's own query is not the widget's to touch.
         expect(win.location.search).to.not.contain(FAILED_MARKER);

@@ -92,9 +92,9 @@ describe('<billing-pay> end to end: widget → relay → billing sandbox', () =>
     await press('Tab', 'ArrowDown'); // System A, then B
     expect(field(el, 'System B').checked).to.equal(true);
     await press('Tab');
-    await typeKeys('77.70');
-    await press('Tab');
     await typeKeys('AG-1001');
+    await press('Tab');
+    await typeKeys('77.70');
     const redirect = oneEvent(el, 'billing-pay-redirect');
     await press('Enter');
     const { detail } = await redirect;

@@ -70,10 +70,10 @@ describe('texts', () => {
 
     const de = resolveTexts('de-AT', { de: { labels: { pay: 'Bezahlen' } }, 'de-at': { labels: { amount: 'Summe' } } });
     expect(de.locale).to.equal('de-AT');
-    expect([de.t.labels.pay, de.t.labels.amount, de.t.labels.phone]).to.deep.equal([
+    expect([de.t.labels.pay, de.t.labels.amount, de.t.labels.contact]).to.deep.equal([
       'Bezahlen',
       'Summe',
-      TEXTS.en.labels.phone,
+      TEXTS.en.labels.contact,
     ]);
     expect(TEXTS.en.labels.pay, 'the built-in texts are never changed').to.equal('Pay');
   });

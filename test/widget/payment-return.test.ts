@@ -11,6 +11,7 @@ import type { BillingPayReturnDetail } from '../../src/widget/events.js';
 import { SHOWN_MS } from '../../src/widget/payment-return.js';
 import {
   click,
+  field,
   json,
   mount,
   pay,
@@ -77,7 +78,19 @@ describe('<billing-pay> back on this page', () => {
     return { el, events };
   }
 
-  it('says it for SHOWN_MS (60 s), in the live region, then it goes; the element keeps what it said', async () => {
+  /** The result screen's rows: term → value. */
+  const rows = (el: BillingPay) =>
+    Object.fromEntries(
+      [...el.shadowRoot!.querySelectorAll('[part="result"] div')].map((row) => [
+        row.querySelector('dt')!.textContent!.trim(),
+        row.querySelector('dd')!.textContent!.trim(),
+      ]),
+    );
+
+  const button = (el: BillingPay, text: string) =>
+    [...el.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent!.trim() === text);
+
+  it('shows the result screen in place of the form until the payer goes on: what was sent and what it means', async () => {
     await payAndLeave();
     expect(navigate.calledOnceWith(PAYMENT_PAGE)).to.equal(true);
     clock = sinon.useFakeTimers({ now: Date.now(), shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
@@ -85,35 +98,65 @@ describe('<billing-pay> back on this page', () => {
     expect(el.paymentReturn, 'nothing before the event').to.equal(null);
     await waitUntil(() => said(el), 'nothing said');
     expect(said(el)).to.equal(
-      'Вы вернулись со страницы «Система C». Если вы завершили там платёж 77 на 12,30 RUB (Номер договора: AG-1001), баланс изменится, когда его подтвердят.',
+      'Платёж отправлен в «Система C»Если вы завершили его на странице оплаты, баланс изменится, когда «Система C» его подтвердит. Эта страница не видит результат: его покажут чек и баланс.',
     );
     expect(el.shadowRoot!.querySelector('[part="return"]')!.getAttribute('aria-live')).to.equal('polite');
+    expect(rows(el)).to.deep.include({
+      'Платёжная система': 'Система C',
+      Сумма: '12,30\u00a0₽',
+      'Номер договора': 'AG-1001',
+      'Номер платежа': '77',
+    });
+    expect(rows(el))
+      .to.have.property('Начат')
+      .that.match(/\d{2}:\d{2}/);
+    expect(el.shadowRoot!.querySelector('form'), 'in place of the form').to.equal(null);
     expect(events.map((e) => e.outcome)).to.deep.equal(['sent']);
     expect(el.paymentReturn).to.deep.equal(events[0]);
     expect(sessionStorage.getItem(KEY), 'said once').to.equal(null);
     await expect(el).to.be.accessible();
 
-    clock.tick(SHOWN_MS - 1000);
+    clock.tick(SHOWN_MS + 1000);
     await el.updateComplete;
-    expect(said(el)).to.not.equal('');
-    clock.tick(1000);
+    expect(said(el), 'it stays until the payer goes on').to.not.equal('');
+    button(el, 'Сделать ещё один платёж')!.click();
     await el.updateComplete;
     expect(said(el)).to.equal('');
+    expect(el.shadowRoot!.querySelector('form')).to.not.equal(null);
     expect(el.paymentReturn).to.deep.equal(events[0]);
   });
 
-  it('the next payment takes it away', async () => {
-    await payAndLeave();
-    const { el } = await comeBack();
-    await waitUntil(() => said(el), 'nothing said');
-    expect(said(el)).to.match(/^You are back from System C\. If you completed payment 77 of 12\.30 RUB \(Agreement/);
-    await click(el, 'System C');
+  it('after B’s failure address: "Try again" brings the form back with every value it knows', async () => {
+    const el = await mount(html`<billing-pay relay=${RELAY} lang="en" currency="RUB"></billing-pay>`);
+    await click(el, 'System B');
+    await type(el, 'Amount, ₽', '12.30');
     await type(el, 'Agreement number', 'AG-1001');
-    await type(el, 'Amount, RUB', '5');
     const redirect = oneEvent(el, 'billing-pay-redirect');
     await pay(el);
-    expect(said(el)).to.equal('');
     await redirect;
+    el.remove();
+    const body = relay.payments()[0]!.body as { eps_params: { name: string; value: string }[] };
+    const fail = body.eps_params.find((p) => p.name === 'return_url_fail')!.value;
+    const here = location.href;
+    history.replaceState(history.state, '', fail);
+    try {
+      const { el: back, events } = await comeBack();
+      await waitUntil(() => said(back), 'nothing said');
+      expect(events.map((e) => e.outcome)).to.deep.equal(['not_completed']);
+      expect(said(back)).to.equal('Payment not completedNothing was charged. You can try again with the same details.');
+      expect(location.href, 'the marker is taken out of the address').to.equal(here);
+      await expect(back).to.be.accessible();
+      button(back, 'Try again')!.click();
+      await back.updateComplete;
+      expect(said(back)).to.equal('');
+      expect(field(back, 'System B').checked).to.equal(true);
+      expect(field(back, 'Amount, ₽').value).to.equal('12.30');
+      expect(field(back, 'Agreement number').value).to.equal('AG-1001');
+      await waitUntil(() => back.shadowRoot!.activeElement?.matches('button[type="submit"]'), 'Pay is focused');
+      expect(back.shadowRoot!.activeElement!.textContent!.trim()).to.equal('Pay ₽12.30');
+    } finally {
+      history.replaceState(history.state, '', here);
+    }
   });
 
   it('a page that keeps the payer (billing-pay-redirect cancelled) remembers nothing', async () => {

@@ -268,7 +268,7 @@ describe('playground', () => {
       expect(field(el, 'Система B').type).to.equal('radio');
       expect(el.shadowRoot!.textContent).to.not.include('Система C');
       expect(field(el, 'Сумма').value).to.equal('150,50');
-      expect(norm(payButton(el).textContent)).to.equal('Оплатить счёт');
+      expect(norm(payButton(el).textContent)).to.equal('Оплатить счёт 150,50');
       // Its styles apply under the page's policy (the dark theme's accent on the button).
       expect(page.contentWindow!.getComputedStyle(payButton(el)).backgroundColor).to.equal('rgb(141, 180, 255)');
 

@@ -57,7 +57,7 @@ describe('billing-pay/react', () => {
     const el = host.querySelector('billing-pay') as BillingPayElement;
     await el.updateComplete;
     expect(el.texts).to.deep.equal({ labels: { pay: 'Pay now' } }, 'an object prop is a property, not an attribute');
-    const pay = [...el.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Pay now');
+    const pay = [...el.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Pay now 250.00');
     expect(pay, 'the text override shows on the button').to.exist;
     pay!.click();
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -13,10 +13,10 @@ export const LABELS_EN = {
   amount: 'Amount',
   amount_currency: 'Amount, {currency}',
   lookup_kind: 'Find the agreement by',
-  email: 'E-mail for receipt',
-  phone: 'Phone',
+  contact: 'E-mail or phone for the receipt',
   name: 'Name',
   comment: 'Comment',
+  add_comment: 'Add a comment',
   optional: 'optional',
   save: 'Save payment method',
   autopay: 'Connect autopayments',
@@ -37,12 +37,22 @@ export const LABELS_EN = {
   card_note: 'You pay on the payment system’s own page; card details are never entered here.',
   return_url: 'Return address',
   error_config: 'Payment options could not be loaded.',
+  error_origin: 'Payments cannot be taken on this page yet. Please tell the shop.',
+  // {time}: when the same payment was started ("12:03").
+  duplicate_question: 'You started the same payment at {time}. Pay again?',
+  pay_again: 'Pay again',
+  cancel: 'Cancel',
   retry: 'Try again',
   other_system: 'You can also choose another payment system.',
   no_systems: 'No payment system is available.',
-  return_sent:
-    'You are back from {system}. If you completed payment {id} of {amount} ({kind}: {agreement}) there, the balance changes once it is confirmed.',
-  return_failed: 'Payment {id} of {amount} ({kind}: {agreement}) was not completed. Nothing was charged.',
+  result_sent_title: 'Payment sent to {system}',
+  result_sent:
+    'If you completed it on the payment page, the balance changes once {system} confirms it. This page cannot see the outcome: your receipt and balance will show it.',
+  result_failed_title: 'Payment not completed',
+  result_failed: 'Nothing was charged. You can try again with the same details.',
+  result_id: 'Payment ID',
+  result_time: 'Started',
+  another: 'Make another payment',
 };
 
 const FIX_EN = 'Please correct the highlighted fields.';

@@ -1,0 +1,109 @@
+/**
+ * Everything `<billing-pay>` tells the payer, in one place and in the language of its texts: the line of each state
+ * (loading, refused, sending, redirecting, the duplicate question, an error), each field's problem, and what a
+ * return from the payment page means.
+ */
+import { LOOKUPS, type LookupKind } from '../eps/lookup.js';
+import type { BillingPayReturnDetail } from './events.js';
+import type { FormView } from './form-model.js';
+import { unshownProblems } from './form-model.js';
+import { fill, problemOf, type Texts } from './i18n.js';
+import { formatMoney } from './money.js';
+import { errorText, type PayError } from './pay-error.js';
+import type { ReadyState } from './readiness.js';
+import type { SubmitState } from './payment-sender.js';
+
+/**
+ * The text of a failure: the text of its code (an unknown one, such as a proxy's `http_502`, is a fault of the site),
+ * with when to try again, and another system suggested only where one may help.
+ */
+export function failureText(t: Texts, locale: string, failure: PayError, otherSystems: boolean): string {
+  const other = failure.code === 'billing_rejected' && otherSystems ? ` ${t.labels.other_system}` : '';
+  return errorText(t.errors, failure, locale, t.errors.internal_error) + other;
+}
+
+/** Why the form could not be shown: a page the relay does not allow, or anything else. */
+export function loadFailureText(t: Texts, failure: PayError | null): string {
+  if (failure?.code === 'origin_not_allowed') return t.labels.error_origin;
+  return t.labels.error_config;
+}
+
+/** The text of a field's problem; "no agreement found" is worded for the lookup kind in use. */
+export function problemText(t: Texts, kind: LookupKind, path: string, key: string): string {
+  return problemOf(t, key, path === 'agreement_param_value' ? LOOKUPS[kind].key : undefined);
+}
+
+/** The name of a field that has no control of its own in the form (a return address, a preset agreement…). */
+export function fieldLabel(t: Texts, kind: LookupKind, path: string): string {
+  if (path === 'agreement_param_value') return t.kinds[LOOKUPS[kind].key];
+  if (path === 'agreement_param_id') return t.labels.lookup_kind;
+  if (path === 'system') return t.labels.system;
+  if (/url/.test(path)) return t.labels.return_url;
+  return path;
+}
+
+/** A time of day in the locale's words (`12:03`). */
+export function timeOf(iso: string, locale: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime())
+    ? ''
+    : new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit' }).format(date);
+}
+
+export interface StatusContext {
+  t: Texts;
+  locale: string;
+  v: FormView;
+  problems: Record<string, string>;
+}
+
+/** The live region's text in each state: progress, the question, or what went wrong with what no field shows. */
+export function statusText(c: StatusContext, ready: ReadyState, submit: SubmitState, loadFailure: PayError | null) {
+  const { labels } = c.t;
+  if (ready === 'loading') return labels.loading;
+  if (ready === 'failed') return loadFailureText(c.t, loadFailure);
+  if (!c.v.systems.length) return labels.no_systems;
+  switch (submit.name) {
+    case 'sending':
+      return labels.sending;
+    case 'redirecting':
+      return labels.redirecting;
+    case 'duplicate':
+      return fill(labels.duplicate_question, { time: timeOf(submit.earlierAt, c.locale) });
+    case 'error': {
+      const unshown = unshownProblems(c.v, c.problems).map(
+        ([path, p]) => `${fieldLabel(c.t, c.v.kind, path)}: ${problemText(c.t, c.v.kind, path, p)}`,
+      );
+      return [failureText(c.t, c.locale, submit.failure, c.v.systems.length > 1), ...unshown].join(' ');
+    }
+    default:
+      return '';
+  }
+}
+
+/** What a return means: a heading and the honest words under it (the billing tells no payment's outcome). */
+export function resultText(d: BillingPayReturnDetail, t: Texts, system: string): [title: string, meaning: string] {
+  const { labels } = t;
+  return d.outcome === 'sent'
+    ? [fill(labels.result_sent_title, { system }), fill(labels.result_sent, { system })]
+    : [labels.result_failed_title, labels.result_failed];
+}
+
+/** What was sent, row by row: system, amount, agreement, payment id, time. */
+export function resultRows(
+  d: BillingPayReturnDetail,
+  t: Texts,
+  locale: string,
+  system: string,
+  currency: string,
+): [term: string, value: string][] {
+  const { labels } = t;
+  const time = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(d.time));
+  return [
+    [labels.system, system],
+    [labels.amount, formatMoney(d.amount, locale, currency)],
+    [t.kinds[LOOKUPS[d.lookup as LookupKind].key], d.agreement],
+    [labels.result_id, d.paymentId],
+    [labels.result_time, time],
+  ];
+}
