@@ -9,7 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
-const ENTRIES = { relay: 'src/relay/server.ts', sandbox: 'src/sandbox/server.ts' };
+const ENTRIES = { relay: 'src/relay/bin.ts', sandbox: 'src/sandbox/server.ts' };
 
 for (const [name, entry] of Object.entries(ENTRIES)) {
   const outfile = `dist/${name}/server.js`;

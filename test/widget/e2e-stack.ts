@@ -243,7 +243,7 @@ class ProcessRelay {
     this.#output = '';
     // tsx by its address: the relay runs in its own directory, where `--import tsx` would not be found.
     const tsx = import.meta.resolve('tsx');
-    const child = spawn(process.execPath, ['--import', tsx, join(ROOT, 'src/relay/server.ts')], {
+    const child = spawn(process.execPath, ['--import', tsx, join(ROOT, 'src/relay/bin.ts')], {
       cwd: this.#dir,
       env: {
         PATH: process.env.PATH ?? '',

@@ -1,10 +1,13 @@
-/** What the platform running the relay asks of it: liveness, readiness (the billing answers now), and metrics. */
+/**
+ * What the platform running the relay asks of it: liveness and readiness (the billing answers now). Metrics have a
+ * listener of their own (metrics.ts), never the public port.
+ */
 import { Hono } from 'hono';
 import type { RelayEnv } from '../env.js';
 import { RelayError } from '../errors.js';
 import type { RouteDeps } from './deps.js';
 
-export function operationRoutes({ billing, metrics }: RouteDeps): Hono<RelayEnv> {
+export function operationRoutes({ billing }: Pick<RouteDeps, 'billing'>): Hono<RelayEnv> {
   const routes = new Hono<RelayEnv>();
 
   routes.get('/healthz', (c) => c.json({ status: 'ok' }));
@@ -23,8 +26,5 @@ export function operationRoutes({ billing, metrics }: RouteDeps): Hono<RelayEnv>
     return c.json({ status: 'ready' });
   });
 
-  routes.get('/metrics', async (c) =>
-    c.body(await metrics.registry.metrics(), 200, { 'content-type': metrics.registry.contentType }),
-  );
   return routes;
 }
