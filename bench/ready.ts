@@ -128,7 +128,7 @@ async function freshPage(browser: Browser): Promise<{ page: Page; close(): Promi
 export async function timeToReady(
   browser: Browser,
   origin: string,
-  relayUrl: string,
+  metricsUrl: string,
   loads: number,
   pages: ReadyPage[] = READY_PAGES,
 ): Promise<ReadyResult[]> {
@@ -136,7 +136,7 @@ export async function timeToReady(
   for (let round = 0; round < loads; round += 1) {
     for (let i = 0; i < results.length; i += 1) {
       const result = results[(i + round) % results.length]!;
-      const before = await configRequests(relayUrl);
+      const before = await configRequests(metricsUrl);
       const { page, close } = await freshPage(browser);
       try {
         await page.goto(`${origin}${result.page.path}`);
@@ -145,7 +145,7 @@ export async function timeToReady(
       } finally {
         await close();
       }
-      result.configRequests.push((await configRequests(relayUrl)) - before);
+      result.configRequests.push((await configRequests(metricsUrl)) - before);
     }
   }
   const watched: ReadyResult[] = [];

@@ -295,7 +295,8 @@ export const VARIABLES = {
       'the path the relay serves everything under — its API, the widget bundles, `bundles.json`, `/config`, `/healthz`, `/readyz` — when a proxy passes it on as it is (`https://pay.shop.example/relay`: `/relay`); `/healthz` and `/readyz` also answer at the root, for load balancers that probe the relay directly; unset: the root',
     parse: (t) => {
       const path = t.replace(/\/+$/, '');
-      return path === '' || /^(?:\/[\w.~-]+)+$/.test(path) ? path : INVALID;
+      // No `.` or `..` segment: a proxy or browser would resolve it away.
+      return path === '' || /^(?:\/(?!\.\.?(?:\/|$))[\w.~-]+)+$/.test(path) ? path : INVALID;
     },
   }),
   METRICS_PORT: variable({

@@ -73,17 +73,18 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
     port: config.port,
     hostname: config.host,
     serverOptions: {
-          // A client that sends its headers, or its whole request, too slowly is cut off (slowloris); an idle
-          // keep-alive connection is closed. Node checks these every `connectionsCheckingInterval`.
-          headersTimeout: limits.headersTimeoutMs,
-          requestTimeout: limits.requestTimeoutMs,
-          keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // A client that sends its headers, or its whole request, too slowly is cut off (slowloris); an idle
+      // keep-alive connection is closed. Node checks these every `connectionsCheckingInterval`.
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
       connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
     },
   });
   // Past this many open connections, a new one is closed at once.
   (server as import('node:net').Server).maxConnections = limits.maxConnections;
-  const metricsServer = config.metrics && (await listen({ fetch: metricsApp(metrics, logger).fetch, ...config.metrics }));
+  const metricsServer =
+    config.metrics && (await listen({ fetch: metricsApp(metrics, logger).fetch, ...config.metrics }));
   return {
     url: `${addressOf(server, config.host)}${config.basePath}`,
     ...(metricsServer && { metricsUrl: addressOf(metricsServer, config.metrics!.host) }),

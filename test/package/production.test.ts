@@ -305,6 +305,7 @@ export { pay, methods, session, BillingPayReact };
           `ALLOWED_ORIGINS=${SHOP}`,
           'MAX_AMOUNT=500.00',
           'PORT=0',
+          'METRICS_PORT=0',
           '',
         ].join('\n'),
       );
@@ -336,7 +337,7 @@ export { pay, methods, session, BillingPayReact };
       assert.equal(paid.status, 303);
       assert.match(paid.headers.get('location') ?? '', new RegExp(`^${SHOP}/paid\\?payment_id=\\d+&status=succeeded`));
       assert.match(
-        await (await fetch(`${url}/metrics`)).text(),
+        await (await fetch(`${(await relay.waitFor(/"metrics":"(http:[^"]+)"/))[1]}`)).text(),
         /relay_http_requests_total\{route="\/payments",method="POST",status="201"\} 1/,
       );
       assert.ok(

@@ -17,6 +17,7 @@ export async function startStack(options: { sandbox?: SandboxOptions; env?: Reco
     BILLING_PASSWORD: CREDENTIALS.password,
     ALLOWED_ORIGINS: SHOP,
     PORT: '0',
+    METRICS_PORT: '0',
     BILLING_TIMEOUT_MS: '2000',
     // Generous limits: the suites send many payments from one address for one agreement; rate-limit tests lower them.
     RATE_LIMIT_IP: '100000/60',
