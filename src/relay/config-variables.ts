@@ -289,7 +289,6 @@ export const VARIABLES = {
   BASE_PATH: variable({
     group: 'server',
     empty: 'the root',
-    example: '/relay',
     must: 'be a path such as /relay (letters, digits and . _ ~ - between slashes)',
     description:
       'the path the relay serves everything under — its API, the widget bundles, `bundles.json`, `/config`, `/healthz`, `/readyz` — when a proxy passes it on as it is (`https://pay.shop.example/relay`: `/relay`); `/healthz` and `/readyz` also answer at the root, for load balancers that probe the relay directly; unset: the root',
@@ -301,7 +300,6 @@ export const VARIABLES = {
   }),
   METRICS_PORT: variable({
     group: 'server',
-    example: '9464',
     must: 'be a port number (0–65535)',
     description:
       'the port of a second listener that serves Prometheus metrics at `/metrics`, and nothing else (`0`: any free port, logged); unset: no metrics. The public port never serves `/metrics`',

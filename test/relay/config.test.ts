@@ -135,7 +135,7 @@ describe('relay configuration: secrets from files (NAME_FILE)', () => {
     writeFileSync(path, content);
     return path;
   };
-  const { BILLING_PASSWORD: _, ...withoutPassword } = good;
+  const withoutPassword = { ...good, BILLING_PASSWORD: undefined };
 
   it('reads each secret from the file NAME_FILE names, its final newline dropped, and scrubs it from the logs', () => {
     const config = loadConfig({
