@@ -84,7 +84,11 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
   // Past this many open connections, a new one is closed at once.
   (server as import('node:net').Server).maxConnections = limits.maxConnections;
   const metricsServer =
-    config.metrics && (await listen({ fetch: metricsApp(metrics, logger).fetch, ...config.metrics }));
+    config.metrics &&
+    (await listen({ fetch: metricsApp(metrics, logger).fetch, ...config.metrics }).catch((error: unknown) => {
+      server.close();
+      throw error;
+    }));
   return {
     url: `${addressOf(server, config.host)}${config.basePath}`,
     ...(metricsServer && { metricsUrl: addressOf(metricsServer, config.metrics!.host) }),
