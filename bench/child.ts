@@ -19,6 +19,7 @@ process.once('SIGTERM', () => process.exit(0));
 
 let counts: () => { auth: number; epsPayments: number } = () => ({ auth: 0, epsPayments: 0 });
 let url: string;
+let metricsUrl: string | undefined;
 
 if (role === 'sandbox') {
   const { username, password } = JSON.parse(process.env.BENCH_SANDBOX ?? '{}') as {
@@ -37,7 +38,9 @@ if (role === 'sandbox') {
   url = sandbox.url;
 } else if (role === 'relay') {
   const config = loadConfig(process.env);
-  url = (await startRelay(config, createLogger(config.logLevel))).url;
+  const relay = await startRelay(config, createLogger(config.logLevel));
+  url = relay.url;
+  metricsUrl = relay.metricsUrl;
 } else if (role === 'bare-proxy' || role === 'hono-proxy') {
   const start = role === 'bare-proxy' ? startBareProxy : startHonoProxy;
   url = (await start(JSON.parse(process.env.BENCH_PROXY ?? '{}'))).url;
@@ -59,4 +62,4 @@ process.on('message', (request: ChildRequest) => {
   }
   send(reply);
 });
-send({ type: 'ready', url });
+send({ type: 'ready', url, metricsUrl });

@@ -13,6 +13,8 @@ export type ChildReply =
 
 export interface Child {
   url: string;
+  /** The relay's metrics listener (relay only: its environment sets `METRICS_PORT`). */
+  metricsUrl?: string;
   /** `GET /auth` and `POST /eps_payments` the sandbox has seen so far (sandbox only). */
   counts(): Promise<{ auth: number; epsPayments: number }>;
   /** Resident set and used heap, in bytes, right after a full garbage collection. */
@@ -58,11 +60,12 @@ export function startChild(
     const failed = (code: number | null) =>
       reject(new Error(`the ${role} process exited (${code}) before it was ready`));
     child.once('exit', failed);
-    child.on('message', (message: { type?: string; url?: string } & Partial<ChildReply>) => {
+    child.on('message', (message: { type?: string; url?: string; metricsUrl?: string } & Partial<ChildReply>) => {
       if (message.type === 'ready') {
         child.off('exit', failed);
         resolve({
           url: message.url!,
+          ...(message.metricsUrl && { metricsUrl: message.metricsUrl }),
           counts: async () => {
             const reply = await ask('counts');
             if (!('counts' in reply)) throw new Error('no counts');

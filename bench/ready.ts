@@ -136,7 +136,7 @@ async function freshPage(browser: Browser, cpu = 1): Promise<{ page: Page; close
 export async function timeToReady(
   browser: Browser,
   origin: string,
-  relayUrl: string,
+  metricsUrl: string,
   loads: number,
   pages: ReadyPage[] = READY_PAGES,
 ): Promise<ReadyResult[]> {
@@ -146,7 +146,7 @@ export async function timeToReady(
   for (let round = 0; round < loads; round += 1) {
     for (let i = 0; i < results.length; i += 1) {
       const result = results[(i + round) % results.length]!;
-      const before = await configRequests(relayUrl);
+      const before = await configRequests(metricsUrl);
       const { page, close } = await freshPage(browser, result.cpu);
       try {
         await page.goto(`${origin}${result.page.path}`);
@@ -155,7 +155,7 @@ export async function timeToReady(
       } finally {
         await close();
       }
-      result.configRequests.push((await configRequests(relayUrl)) - before);
+      result.configRequests.push((await configRequests(metricsUrl)) - before);
     }
   }
   const watched: ReadyResult[] = [];

@@ -223,7 +223,7 @@ async function main(): Promise<void> {
   const beforeTokens = await sandbox.counts();
   const tokenRun = await fire(viaRelay(relayFresh), PLAN.tokenConnections, PLAN.tokenPayments);
   const afterTokens = await sandbox.counts();
-  const refreshes = await metric(relayFresh.url, 'relay_billing_token_refreshes_total');
+  const refreshes = await metric(relayFresh.metricsUrl!, 'relay_billing_token_refreshes_total');
   const tokens = {
     auth: afterTokens.auth - beforeTokens.auth,
     payments: afterTokens.epsPayments - beforeTokens.epsPayments,
@@ -284,7 +284,7 @@ async function main(): Promise<void> {
       PLAN.pageLoads,
     );
     log(`time to ready: ${PLAN.readyLoads} fresh loads of each page on Slow 4G`);
-    ready = await timeToReady(browser, readyPages.origin, relay.url, PLAN.readyLoads);
+    ready = await timeToReady(browser, readyPages.origin, relay.metricsUrl!, PLAN.readyLoads);
     lighthouse = await lighthouseRuns(browser, readyPages.origin);
   } finally {
     await browser.close();
@@ -332,6 +332,7 @@ function relayEnvOf(baseUrl: string, origins: string[]) {
     ALLOWED_ORIGINS: origins.join(','),
     HOST: '127.0.0.1',
     PORT: '0',
+    METRICS_PORT: '0',
     LOG_LEVEL: 'warn',
     // The defaults (30 and 10 a minute) would refuse almost all of it: one address, one agreement.
     RATE_LIMIT_IP: '999999999/1',
@@ -368,7 +369,7 @@ async function readyOnly(): Promise<void> {
   let ready: Awaited<ReturnType<typeof timeToReady>>;
   let lighthouse: LighthouseResult[];
   try {
-    ready = await timeToReady(browser, pages.origin, relay.url, PLAN.readyLoads);
+    ready = await timeToReady(browser, pages.origin, relay.metricsUrl!, PLAN.readyLoads);
     lighthouse = await lighthouseRuns(browser, pages.origin);
   } finally {
     await browser.close();

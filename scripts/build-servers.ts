@@ -10,7 +10,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
-const ENTRIES = { relay: 'src/relay/server.ts', sandbox: 'src/sandbox/server.ts' };
+const ENTRIES = { relay: 'src/relay/bin.ts', sandbox: 'src/sandbox/server.ts' };
 
 for (const [name, entry] of Object.entries(ENTRIES)) {
   const outfile = `dist/${name}/server.js`;

@@ -15,10 +15,21 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The addresses the demo pages are written with (`npm start`'s default ports). */
 const WRITTEN = { relay: 'http://localhost:8787', sandbox: 'http://localhost:8790' };
 
-/** A demo page (`demo/NAME`) with the relay's and the sandbox's addresses of this run in place of the written ones. */
+/**
+ * A demo page (`demo/NAME`) with the relay's and the sandbox's addresses of this run in place of the written ones. The
+ * relay's may have a path (`BASE_PATH`); the Content-Security-Policy gets its origin, since a source with a path
+ * allows that one URL only.
+ */
 export async function demoPage(name: string, addresses: { relay: string; sandbox: string }): Promise<string> {
   const page = await readFile(`${ROOT}demo/${name}`, 'utf8');
-  return page.replaceAll(WRITTEN.relay, addresses.relay).replaceAll(WRITTEN.sandbox, addresses.sandbox);
+  const relayOrigin = new URL(addresses.relay).origin;
+  return page
+    .replace(
+      /(http-equiv="Content-Security-Policy"\s+content=")([^"]*)/,
+      (_, start: string, policy: string) => start + policy.replaceAll(WRITTEN.relay, relayOrigin),
+    )
+    .replaceAll(WRITTEN.relay, addresses.relay)
+    .replaceAll(WRITTEN.sandbox, addresses.sandbox);
 }
 
 /** An attribute of `<billing-pay>`, as the custom-elements manifest describes it. */

@@ -2,7 +2,8 @@
  * `npm run build`, after the manifest: every part of the docs that mirrors code, made from its one source — the
  * embed snippets with this build's hashed bundle and integrity (README.md, docs/embedding.md, from dist/bundles.json);
  * the element tables and the bundles' weight (docs/embedding.md); the relay's configuration (docs/relay.md and the
- * whole of `.env.example`), its error codes and each payment system's parameters (docs/relay.md).
+ * whole of `.env.example`), its error codes and each payment system's parameters (docs/relay.md); the nginx
+ * configuration that test/relay/nginx.test.ts runs (docs/operating.md).
  * `--check` changes nothing and fails when a file is out of date; test/scripts/docs-tables.test.ts does the same in
  * `npm test`.
  */
@@ -61,6 +62,13 @@ export const GENERATED: Generated[] = [
       name: 'systems',
       source: 'SYSTEMS and PARAM_MEANINGS in src/eps/systems.ts, and what src/widget/request.ts sends',
       make: systemTables,
+    },
+  ]),
+  page('docs/operating.md', [
+    {
+      name: 'nginx',
+      source: 'docs/deploy/nginx.conf, which test/relay/nginx.test.ts runs',
+      make: () => `\`\`\`nginx\n${read('docs/deploy/nginx.conf')}\`\`\`\n`,
     },
   ]),
   { file: '.env.example', make: envExample },

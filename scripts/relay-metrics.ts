@@ -1,8 +1,11 @@
-/** Reads a relay's counters from its `GET /metrics` (Prometheus text), for the bench and the end-to-end tests. */
+/**
+ * Reads a relay's counters from its `GET /metrics` (Prometheus text) on its metrics listener (`METRICS_PORT`), for the
+ * bench and the end-to-end tests.
+ */
 
-/** `GET /config` requests the relay at `relayUrl` has answered with 200 so far (`relay_http_requests_total`). */
-export async function configRequests(relayUrl: string): Promise<number> {
-  const metrics = await (await fetch(`${relayUrl}/metrics`)).text();
+/** `GET /config` requests the relay has answered with 200 so far (`relay_http_requests_total`). */
+export async function configRequests(metricsUrl: string): Promise<number> {
+  const metrics = await (await fetch(`${metricsUrl}/metrics`)).text();
   const line = metrics
     .split('\n')
     .find(

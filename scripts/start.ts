@@ -1,8 +1,9 @@
 /**
  * `npm start`: the whole demo on one machine with no credentials — the billing sandbox, a relay wired to it, and a
  * merchant page with the widget. Ports: SANDBOX_PORT (8790), RELAY_PORT (8787), DEMO_PORT (8080), checked by
- * scripts/ports.ts before the build. The demo pages are written for the default ports; this server gives them the
- * relay's and the sandbox's real addresses as it serves them.
+ * scripts/ports.ts before the build; `BASE_PATH=/relay npm start` serves the relay under a path, as behind a proxy.
+ * The demo pages are written for the default ports; this server gives them the relay's and the sandbox's real
+ * addresses as it serves them.
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +33,7 @@ const relay = await startRelay(
       ...(process.env.ALLOWED_ORIGINS ?? '').split(',').filter((origin) => origin.trim()),
     ].join(','),
     PORT: String(relayPort),
+    BASE_PATH: process.env.BASE_PATH ?? '',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     SESSION_SECRET,
     // The sandbox keeps its billing in memory: the relay's keys go with it when the demo stops.
@@ -53,7 +55,10 @@ demo.get('/demo-session', async (c) => {
   return c.json({ session: await createClientSession({ agreementId: 1001, ttlSeconds: 900 }, SESSION_SECRET) });
 });
 // The pages name the relay and the sandbox at their default addresses; they get this run's.
-const addresses = { relay: `http://localhost:${relayPort}`, sandbox: `http://localhost:${sandboxPort}` };
+const addresses = {
+  relay: `http://localhost:${relayPort}${relay.config.basePath}`,
+  sandbox: `http://localhost:${sandboxPort}`,
+};
 const servePage = (name: string) => async (c: Context) => c.html(await demoPage(name, addresses));
 demo.get('/', servePage('index.html'));
 demo.get('/index.html', servePage('index.html'));
@@ -70,7 +75,7 @@ console.log(`
   My account (saved methods): http://localhost:${demoPort}/account.html
   Playground (embed snippet): http://localhost:${demoPort}/playground.html
   Billing sandbox:            http://localhost:${sandboxPort}/   (client cards, saved methods)
-  Relay:                      http://localhost:${relayPort}/config
+  Relay:                      ${addresses.relay}/config
 
   Try agreement number AG-1001 (or e-mail client@example.com). Ctrl+C stops everything.
 `);

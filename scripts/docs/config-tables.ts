@@ -19,7 +19,9 @@ export function configTables(): string {
         .filter(([, v]) => v.group === group)
         .map(([name, v]) => {
           const empty = v.empty ? ` (empty: ${v.empty})` : '';
-          const secret = v.secret ? ' *Secret: never logged or served.*' : '';
+          const secret = v.secret
+            ? ` *Secret: never logged or served; or read from a file: \`${name}_FILE\` names it ([operating.md](operating.md#secrets-from-files)).*`
+            : '';
           return [
             `\`${name}\``,
             v.required ? 'yes' : '',

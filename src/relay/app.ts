@@ -1,7 +1,7 @@
 /**
  * The relay as a Hono app: a web-standard request handler (`app.fetch`) that server.ts runs under Node. What every
- * request goes through (request id, log line, security headers, CORS), then the routes by resource (routes/), then
- * the one error answer (error-answer.ts).
+ * request goes through (request id, log line, security headers, CORS), then the routes by resource (routes/), under
+ * `BASE_PATH`, then the one error answer (error-answer.ts).
  */
 import { Hono, type Context } from 'hono';
 import { requestId } from 'hono/request-id';
@@ -65,7 +65,7 @@ export function createRelayApp(deps: RelayDeps): Hono<RelayEnv> {
   if (deps.traces) app.use(traceRequests(deps.traces));
   // A client's X-Request-Id is taken only when short and of safe characters (letters, digits, _ - =); else a fresh one.
   app.use(requestId({ limitLength: MAX_REQUEST_ID_LENGTH }));
-  app.use(requestLog(logger, routeDeps.metrics));
+  app.use(requestLog(logger, routeDeps.metrics, config.basePath));
   app.use(securityHeaders(config));
   app.use(
     corsFor(routeDeps.allowed, {
@@ -75,9 +75,12 @@ export function createRelayApp(deps: RelayDeps): Hono<RelayEnv> {
       maxAge: 600,
     }),
   );
+  const base = config.basePath || '/';
   for (const routes of [paymentRoutes, sessionRoutes, widgetAssetRoutes, operationRoutes]) {
-    app.route('/', routes(routeDeps));
+    app.route(base, routes(routeDeps));
   }
+  // A load balancer probes the relay itself, where it knows no base path.
+  if (config.basePath) app.route('/', operationRoutes(routeDeps));
   app.notFound(notFound);
   app.onError(answerError(logger));
   return app;

@@ -56,6 +56,10 @@ const positive = (t: string) => {
   const n = integer(t);
   return n === INVALID || n === 0 ? INVALID : n;
 };
+const port = (t: string) => {
+  const n = integer(t);
+  return n === INVALID || n > 65535 ? INVALID : n;
+};
 const flag = (t: string) => (/^(true|false)$/i.test(t) ? t.toLowerCase() === 'true' : INVALID);
 const secretKey = (t: string) => (new TextEncoder().encode(t).length >= MIN_SECRET_BYTES ? t : INVALID);
 const names = (pattern: RegExp) => (t: string) => {
@@ -290,10 +294,34 @@ export const VARIABLES = {
     default: '8787',
     must: 'be a port number (0–65535)',
     description: 'listening port',
+    parse: port,
+  }),
+  BASE_PATH: variable({
+    group: 'server',
+    empty: 'the root',
+    must: 'be a path such as /relay (letters, digits and . _ ~ - between slashes)',
+    description:
+      'the path the relay serves everything under — its API, the widget bundles, `bundles.json`, `/config`, `/healthz`, `/readyz` — when a proxy passes it on as it is (`https://pay.shop.example/relay`: `/relay`); `/healthz` and `/readyz` also answer at the root, for load balancers that probe the relay directly; unset: the root',
     parse: (t) => {
-      const port = integer(t);
-      return port === INVALID || port > 65535 ? INVALID : port;
+      const path = t.replace(/\/+$/, '');
+      // No `.` or `..` segment: a proxy or browser would resolve it away.
+      return path === '' || /^(?:\/(?!\.\.?(?:\/|$))[\w.~-]+)+$/.test(path) ? path : INVALID;
     },
+  }),
+  METRICS_PORT: variable({
+    group: 'server',
+    must: 'be a port number (0–65535)',
+    description:
+      'the port of a second listener that serves Prometheus metrics at `/metrics`, and nothing else (`0`: any free port, logged); unset: no metrics. The public port never serves `/metrics`',
+    parse: port,
+  }),
+  METRICS_HOST: variable({
+    group: 'server',
+    default: '127.0.0.1',
+    must: 'be an address to listen on, such as 127.0.0.1',
+    description:
+      'with `METRICS_PORT`: the address its listener is on — this machine only by default; another (`0.0.0.0`) exposes the metrics to whoever reaches it',
+    parse: text,
   }),
   TRUST_PROXY: variable({
     group: 'server',

@@ -2,6 +2,7 @@
  * The relay's configuration, read once from the environment and checked as a whole: a bad start names every bad or
  * missing variable at once. The variables are one table (config-variables.ts); this is what the code reads of them.
  */
+import { readFileSync } from 'node:fs';
 import type { LookupKind } from '../eps/lookup.js';
 import { SYSTEM_IDS, type SystemId } from '../eps/systems.js';
 import { isLoopbackHost } from '../eps/url.js';
@@ -22,6 +23,10 @@ export interface RelayConfig {
   allowedOrigins: string[];
   host: string;
   port: number;
+  /** Where every route is served: `''` (the root) or a path such as `/relay`, without a trailing slash. */
+  basePath: string;
+  /** The metrics listener (`METRICS_PORT`); absent: no metrics are served. */
+  metrics?: { host: string; port: number };
   /** The largest payment, in minor units, and as text. */
   maxAmount: bigint;
   maxAmountText: string;
@@ -129,16 +134,20 @@ export function loadConfig(env: Env = process.env): RelayConfig {
   const values: VariableValues = {};
   const secrets: string[] = [];
   for (const [name, variable] of Object.entries(VARIABLES) as [VariableName, Variable<unknown>][]) {
-    const text = (env[name] ?? variable.default ?? '').trim();
+    const given = variable.secret ? secretText(env, name, problems) : { text: env[name] };
+    if (given === null) continue;
+    const text = (given.text ?? variable.default ?? '').trim();
+    const label = given.file ? `${name} (from ${name}_FILE)` : name;
     if (!text) {
-      if (variable.required) problems.push(`${name} is missing`);
+      if (given.file) problems.push(`${label} is empty`);
+      else if (variable.required) problems.push(`${name} is missing`);
       else if (variable.default !== undefined && variable.empty === undefined)
-        problems.push(`${name} must ${variable.must}`);
+        problems.push(`${label} must ${variable.must}`);
       continue;
     }
     if (variable.secret) secrets.push(text, ...urlPassword(text));
     const value = variable.parse(text);
-    if (value === INVALID) problems.push(`${name} must ${variable.must}`);
+    if (value === INVALID) problems.push(`${label} must ${variable.must}`);
     else (values as Record<string, unknown>)[name] = value;
   }
   const v = values;
@@ -188,6 +197,8 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     allowedOrigins: v.ALLOWED_ORIGINS!,
     host: v.HOST!,
     port: v.PORT!,
+    basePath: v.BASE_PATH ?? '',
+    ...(v.METRICS_PORT !== undefined && { metrics: { host: v.METRICS_HOST!, port: v.METRICS_PORT } }),
     maxAmount: v.MAX_AMOUNT!.minor,
     maxAmountText: v.MAX_AMOUNT!.text,
     autopayLeadDays: v.AUTOPAYMENT_LEAD_DAYS!,
@@ -242,6 +253,25 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     ...(traces && { tracesEndpoint: traces }),
     agreementNotFound: { statuses: v.AGREEMENT_NOT_FOUND_STATUS ?? [], pattern: v.AGREEMENT_NOT_FOUND_TEXT ?? null },
   };
+}
+
+/**
+ * A secret's text: `NAME`, or the content of the file `NAME_FILE` names (the containers' convention: Docker and
+ * Kubernetes secrets are files), its final newline dropped. `null` when that is a problem, recorded without the value.
+ */
+function secretText(env: Env, name: string, problems: string[]): { text?: string; file?: boolean } | null {
+  const path = env[`${name}_FILE`]?.trim();
+  if (!path) return { text: env[name] };
+  if (env[name]?.trim()) {
+    problems.push(`${name} and ${name}_FILE: set one of them, not both`);
+    return null;
+  }
+  try {
+    return { text: readFileSync(path, 'utf8').replace(/\r?\n$/, ''), file: true };
+  } catch (error) {
+    problems.push(`${name}_FILE: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+    return null;
+  }
 }
 
 /** The password a URL carries (`redis://user:pw@host`), as written and decoded. */

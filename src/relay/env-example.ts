@@ -15,7 +15,7 @@ export function envExample(): string {
   for (const group of Object.keys(CONFIG_GROUPS) as ConfigGroup[]) {
     lines.push('', `# --- ${CONFIG_GROUPS[group]} ---`);
     for (const [name, v] of entries.filter(([, v]) => v.group === group)) {
-      const tags = [v.required && 'required', v.secret && 'secret'].filter(Boolean).join(', ');
+      const tags = [v.required && 'required', v.secret && `secret; or ${name}_FILE`].filter(Boolean).join(', ');
       lines.push(`# ${tags ? `(${tags}) ` : ''}${plain(v.description)}.`, `${name}=${v.default ?? v.example ?? ''}`);
     }
   }

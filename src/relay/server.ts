@@ -1,23 +1,26 @@
 /**
- * The relay's Node entry point: `npm run relay` starts it from the environment (and `.env`); its command line
+ * The relay under Node: `npm run relay` starts it from the environment (and `.env`) through bin.ts; its command line
  * (`--help`, `--version`, `init`) is cli.ts. `npm run build` bundles it, with its server dependencies, into
  * `dist/relay/server.js` (the `billing-pay-relay` bin).
  * `startRelay` is also what `npm start` and the integration tests use.
  */
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
+import { Hono } from 'hono';
 import type { Logger } from 'pino';
 import { createRelayApp } from './app.js';
+import type { RelayEnv } from './env.js';
+import { answerError, notFound } from './error-answer.js';
 import { BillingClient, longestAuthorizedCallMs } from './billing/client.js';
 import { runCommandLine } from './cli.js';
 import { ConfigError, loadConfig, type RelayConfig } from './config.js';
 import { RedisIdempotencyStore } from './idempotency/redis-store.js';
 import { openSqliteStore } from './idempotency/sqlite-store.js';
 import { createLogger, logSecretsOf } from './logger.js';
-import { createMetrics } from './metrics.js';
+import { createMetrics, type Metrics } from './metrics.js';
 import { createLimiters } from './rate-limit.js';
 import { RedisRecentPayments } from './recent-payments/redis-store.js';
 import { openSqliteRecentPayments } from './recent-payments/sqlite-store.js';
@@ -27,7 +30,10 @@ import { loadTraces } from './traces/traces.js';
 import { loadWidgetAssets, type WidgetAssets } from './widget-assets.js';
 
 export interface Relay {
+  /** Where the relay answers: its address and `BASE_PATH`, as the widget's `relay` attribute names it. */
   url: string;
+  /** The metrics listener's address (`METRICS_PORT`), which serves `/metrics`; absent: no metrics served. */
+  metricsUrl?: string;
   config: RelayConfig;
   /** Stops taking connections, lets requests in flight finish, then closes the billing pool and Redis. */
   close(): Promise<void>;
@@ -88,34 +94,35 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
   });
 
   const limits = config.server;
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve(
-      {
-        fetch: app.fetch,
-        port: config.port,
-        hostname: config.host,
-        serverOptions: {
-          // A client that sends its headers, or its whole request, too slowly is cut off (slowloris); an idle
-          // keep-alive connection is closed. Node checks these every `connectionsCheckingInterval`.
-          headersTimeout: limits.headersTimeoutMs,
-          requestTimeout: limits.requestTimeoutMs,
-          keepAliveTimeout: limits.keepAliveTimeoutMs,
-          connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
-        },
-      },
-      () => resolve(s),
-    );
+  const server = await listen({
+    fetch: app.fetch,
+    port: config.port,
+    hostname: config.host,
+    serverOptions: {
+      // A client that sends its headers, or its whole request, too slowly is cut off (slowloris); an idle
+      // keep-alive connection is closed. Node checks these every `connectionsCheckingInterval`.
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
+    },
   });
   // Past this many open connections, a new one is closed at once.
   (server as import('node:net').Server).maxConnections = limits.maxConnections;
-  const { port } = server.address() as AddressInfo;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const metricsServer =
+    config.metrics &&
+    (await listen({ fetch: metricsApp(metrics, logger).fetch, ...config.metrics }).catch((error: unknown) => {
+      server.close();
+      throw error;
+    }));
   return {
-    url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
+    url: `${addressOf(server, config.host)}${config.basePath}`,
+    ...(metricsServer && { metricsUrl: addressOf(metricsServer, config.metrics!.host) }),
     config,
     async close() {
       // Requests in flight finish; each keep-alive connection is closed as soon as it falls idle.
       const sweep = setInterval(() => 'closeIdleConnections' in server && server.closeIdleConnections(), 50);
+      metricsServer?.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearInterval(sweep);
       await billing.close();
@@ -126,6 +133,35 @@ export async function startRelay(config: RelayConfig, logger: Logger = createLog
       await traces?.shutdown();
     },
   };
+}
+
+type NodeServer = ReturnType<typeof serve>;
+
+function listen(options: Parameters<typeof serve>[0]): Promise<NodeServer> {
+  return new Promise((resolve, reject) => {
+    const server = serve(options, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+    server.once('error', reject);
+  });
+}
+
+function addressOf(server: NodeServer, host: string): string {
+  const { port } = server.address() as AddressInfo;
+  const name = host.includes(':') ? `[${host}]` : host;
+  return `http://${name === '0.0.0.0' ? '127.0.0.1' : name}:${port}`;
+}
+
+/** The metrics listener's one route: on a port of its own, so the public one never answers it. */
+function metricsApp(metrics: Metrics, logger: Logger): Hono<RelayEnv> {
+  const app = new Hono<RelayEnv>();
+  app.notFound(notFound);
+  app.onError(answerError(logger));
+  app.get('/metrics', async (c) =>
+    c.body(await metrics.registry.metrics(), 200, { 'content-type': metrics.registry.contentType }),
+  );
+  return app;
 }
 
 async function main() {
@@ -153,6 +189,8 @@ async function main() {
   logger.info(
     {
       url: relay.url,
+      ...(relay.metricsUrl && { metrics: `${relay.metricsUrl}/metrics` }),
+      ...(config.basePath && { basePath: config.basePath }),
       systems: Object.keys(config.epsUuids),
       origins: config.allowedOrigins,
       store: config.redisUrl ? 'redis' : config.redisSentinel ? 'sentinel' : config.storeFile,
@@ -169,9 +207,9 @@ async function main() {
   process.once('SIGINT', stop);
 }
 
-// realpath: `npx billing-pay-relay` runs this file through a symlink in node_modules/.bin.
-if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) {
-  const commandLine = runCommandLine(process.argv.slice(2));
+/** The command line (bin.ts, once it has checked the Node): start the relay, or what cli.ts does. */
+export async function runRelayCommand(args: string[]): Promise<void> {
+  const commandLine = runCommandLine(args);
   if (commandLine === 'start') await main();
   else process.exitCode = commandLine.exitCode;
 }

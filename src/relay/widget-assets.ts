@@ -106,7 +106,7 @@ function encodedForms(identity: Uint8Array, br: Uint8Array, gzip: Uint8Array): A
 export function serveWidgetAssets(load: () => Promise<WidgetAssets | null>): MiddlewareHandler {
   return async (c: Context, next) => {
     const assets = await load();
-    const asset = assets?.get(c.req.path.slice(1));
+    const asset = assets?.get(c.req.param('file') ?? '');
     if (!asset) {
       if (!assets) throw new RelayError(404, 'not_found', 'The widget has not been built (npm run build).');
       return next();

@@ -318,6 +318,7 @@ export type Details = [${[...PAY_DETAILS.map((name) => `Pay.${name}`), ...METHOD
           `ALLOWED_ORIGINS=${SHOP}`,
           'MAX_AMOUNT=500.00',
           'PORT=0',
+          'METRICS_PORT=0',
           '',
         ].join('\n'),
       );
@@ -349,7 +350,7 @@ export type Details = [${[...PAY_DETAILS.map((name) => `Pay.${name}`), ...METHOD
       assert.equal(paid.status, 303);
       assert.match(paid.headers.get('location') ?? '', new RegExp(`^${SHOP}/paid\\?payment_id=\\d+&status=succeeded`));
       assert.match(
-        await (await fetch(`${url}/metrics`)).text(),
+        await (await fetch(`${(await relay.waitFor(/"metrics":"(http:[^"]+)"/))[1]}`)).text(),
         /relay_http_requests_total\{route="\/payments",method="POST",status="201"\} 1/,
       );
       assert.ok(

@@ -1,5 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../src/relay/config.js';
 
 const good = {
@@ -148,5 +151,79 @@ describe('relay configuration', () => {
     assert.equal(loadConfig({ ...good, REDIS_KEY_PREFIX: 'shop-a:pay:' }).redisKeyPrefix, 'shop-a:pay:');
     for (const bad of ['', 'has space', 'x'.repeat(65)])
       assert.throws(() => loadConfig({ ...good, REDIS_KEY_PREFIX: bad }), /REDIS_KEY_PREFIX must/, bad);
+  });
+});
+
+describe('relay configuration: secrets from files (NAME_FILE)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'billing-pay-secrets-'));
+  const file = (name: string, content: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, content);
+    return path;
+  };
+  const withoutPassword = { ...good, BILLING_PASSWORD: undefined };
+
+  it('reads each secret from the file NAME_FILE names, its final newline dropped, and scrubs it from the logs', () => {
+    const config = loadConfig({
+      ...withoutPassword,
+      BILLING_PASSWORD_FILE: file('password', 'from-a-file\n'),
+      SESSION_SECRET_FILE: file('session', `${'k'.repeat(40)}\r\n`),
+    });
+    assert.equal(config.billingPassword, 'from-a-file');
+    assert.equal(config.sessionSecret, 'k'.repeat(40));
+    assert.ok(config.secrets.includes('from-a-file') && config.secrets.includes('k'.repeat(40)));
+  });
+
+  it('refuses both NAME and NAME_FILE, an unreadable or empty file, and a bad value, naming the variable only', () => {
+    assert.throws(
+      () =>
+        loadConfig({
+          ...good,
+          BILLING_PASSWORD_FILE: file('both', 'other'),
+          TOKEN_SECRET_FILE: join(dir, 'no-such-file'),
+          SESSION_SECRET_FILE: file('short', 'too-short-a-secret\n'),
+          REDIS_PASSWORD_FILE: file('empty', '\n'),
+        }),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.deepEqual(error.problems.slice(0, 4), [
+          'BILLING_PASSWORD and BILLING_PASSWORD_FILE: set one of them, not both',
+          'REDIS_PASSWORD (from REDIS_PASSWORD_FILE) is empty',
+          `TOKEN_SECRET_FILE: cannot read ${join(dir, 'no-such-file')} (ENOENT)`,
+          'SESSION_SECRET (from SESSION_SECRET_FILE) must be at least 32 bytes (for example: openssl rand -base64 48)',
+        ]);
+        assert.doesNotMatch(error.message, /too-short-a-secret|s3cret|other/);
+        return true;
+      },
+    );
+  });
+
+  it('reads NAME_FILE only for secrets', () => {
+    assert.equal(loadConfig({ ...good, HOST_FILE: file('host', '0.0.0.0') }).host, '127.0.0.1');
+  });
+});
+
+describe('relay configuration: BASE_PATH and the metrics listener', () => {
+  it('serves at the root and no metrics by default', () => {
+    const config = loadConfig(good);
+    assert.equal(config.basePath, '');
+    assert.equal(config.metrics, undefined);
+  });
+
+  it('takes a path without its trailing slash, and a metrics port on loopback unless told otherwise', () => {
+    assert.equal(loadConfig({ ...good, BASE_PATH: '/relay/' }).basePath, '/relay');
+    assert.equal(loadConfig({ ...good, BASE_PATH: '/' }).basePath, '');
+    assert.equal(loadConfig({ ...good, BASE_PATH: '/pay/v1.relay' }).basePath, '/pay/v1.relay');
+    assert.deepEqual(loadConfig({ ...good, METRICS_PORT: '9464' }).metrics, { host: '127.0.0.1', port: 9464 });
+    assert.throws(
+      () => loadConfig({ ...good, BASE_PATH: 'relay', METRICS_PORT: '99999' }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.problems.some((p) => p.startsWith('BASE_PATH must')) &&
+        error.problems.some((p) => p.startsWith('METRICS_PORT must')),
+    );
+    for (const bad of ['/a b', '/../x', '//x', '/a?b']) {
+      assert.throws(() => loadConfig({ ...good, BASE_PATH: bad }), /BASE_PATH must/, bad);
+    }
   });
 });

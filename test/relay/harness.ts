@@ -17,6 +17,7 @@ export async function startStack(options: { sandbox?: SandboxOptions; env?: Reco
     BILLING_PASSWORD: CREDENTIALS.password,
     ALLOWED_ORIGINS: SHOP,
     PORT: '0',
+    METRICS_PORT: '0',
     BILLING_TIMEOUT_MS: '2000',
     // Generous limits and no duplicate window: the suites send many payments from one address for one agreement;
     // the rate-limit and duplicate tests set their own.

@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { Pool } from 'undici';
 import { SHOP, paymentA } from './harness.js';
 import { json, startFakeBilling } from './fake-billing.js';
+import { freePort } from './redis-server.js';
 import { spawnRelay, storeFile, type RelayProcess } from './relay-process.js';
 
 const PAYMENTS = 60_000;
@@ -44,20 +45,22 @@ async function liveHeap(relay: RelayProcess): Promise<number> {
   return usedSize! / 2 ** 20;
 }
 
-async function rss(relay: RelayProcess): Promise<number> {
-  const text = await (await fetch(`${relay.url}/metrics`)).text();
+async function rss(metricsPort: number): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
   return Number(/^relay_process_resident_memory_bytes (\d+)/m.exec(text)![1]) / 2 ** 20;
 }
 
 describe('one relay without Redis: 60,000 keyed payments', () => {
   let billing: Awaited<ReturnType<typeof startFakeBilling>>;
   let relay: RelayProcess;
+  let metricsPort: number;
   before(async () => {
     let id = 0;
     billing = await startFakeBilling((_req, res) => {
       id += 1;
       json(res, 201, { code: 201, response: { payment_id: id, confirmation_url: `https://pay.example/${id}` } });
     });
+    metricsPort = await freePort();
     relay = await spawnRelay(
       {
         BILLING_BASE_URL: billing.baseUrl,
@@ -69,6 +72,7 @@ describe('one relay without Redis: 60,000 keyed payments', () => {
         RATE_LIMIT_AGREEMENT: '1000000/60',
         DUPLICATE_WINDOW_SECONDS: '0',
         LOG_LEVEL: 'warn',
+        METRICS_PORT: String(metricsPort),
         // Capacity, not durability, is measured here (the crash tests use a real disk): on tmpfs where there is one, so
         // the run is not paced by 120,000 fsyncs.
         STORE_FILE: storeFile(existsSync('/dev/shm') ? '/dev/shm' : undefined),
@@ -95,7 +99,7 @@ describe('one relay without Redis: 60,000 keyed payments', () => {
     const worker = async () => {
       while (next < PAYMENTS) {
         const n = (next += 1);
-        if (n % 10_000 === 0) rssTaken.push(await rss(relay));
+        if (n % 10_000 === 0) rssTaken.push(await rss(metricsPort));
         if (n === 10_000) heaps.push(await liveHeap(relay));
         const res = await pool.request({
           method: 'POST',

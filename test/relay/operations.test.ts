@@ -74,7 +74,7 @@ describe('relay: operations', () => {
     const key = randomUUID();
     await stack.post(paymentA(), { 'x-forwarded-for': '192.0.2.10', 'idempotency-key': key });
     await stack.post(paymentA(), { 'x-forwarded-for': '192.0.2.10', 'idempotency-key': key });
-    const text = await (await fetch(`${stack.relay.url}/metrics`)).text();
+    const text = await (await fetch(`${stack.relay.metricsUrl}/metrics`)).text();
     assert.match(text, /relay_http_requests_total\{route="\/payments",method="POST",status="201"\} \d+/);
     assert.match(text, /relay_billing_request_duration_seconds_count\{operation="eps_payments",outcome="201"\} \d+/);
     assert.match(text, /relay_billing_token_refreshes_total \d+/);

@@ -11,7 +11,7 @@ import { storeFile } from './relay-process.js';
 
 function runRelay(env: Record<string, string>): { child: ChildProcess; output: () => string } {
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/relay/server.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/relay/bin.ts'], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,5 +1,5 @@
 /**
- * The relay as a merchant runs it: `src/relay/server.ts` in a process of its own, configured by the environment, on a
+ * The relay as a merchant runs it: `src/relay/bin.ts` in a process of its own, configured by the environment, on a
  * Node that has node:sqlite (the one running the tests). It can be killed with a real signal and started again on the
  * same port and the same key store.
  */
@@ -47,7 +47,7 @@ export async function spawnRelay(
 ): Promise<RelayProcess> {
   port ??= await freePort();
   let output = '';
-  const entry = built ? [BUILT_RELAY] : ['--import', 'tsx', 'src/relay/server.ts'];
+  const entry = built ? [BUILT_RELAY] : ['--import', 'tsx', 'src/relay/bin.ts'];
   // An ignored signal stays ignored across exec (Node's spawn resets only handled ones).
   const [command, args] = fileSizeLimitable
     ? ['/bin/sh', ['-c', `trap '' XFSZ; exec "$@"`, 'sh', process.execPath, ...entry]]

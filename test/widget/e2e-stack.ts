@@ -31,6 +31,7 @@ export async function startE2eStack(pageOrigins: string[]) {
       ...sandbox.relayEnv(),
       ALLOWED_ORIGINS: pageOrigins.join(','),
       PORT: '0',
+      METRICS_PORT: '0',
       STORE_FILE: ':memory:',
       SESSION_SECRET,
       RATE_LIMIT_IP: '10000/60',
@@ -70,7 +71,7 @@ export async function startE2eStack(pageOrigins: string[]) {
       session: await createClientSession({ agreementId: Number(q.get('agreement')) }, SESSION_SECRET),
     }),
     /** `GET /config` requests the relay has answered so far (its `relay_http_requests_total`). */
-    'config-requests': async () => ({ count: await configRequests(relay.url) }),
+    'config-requests': async () => ({ count: await configRequests(relay.metricsUrl!) }),
     /** The `POST /eps_payments` bodies that reached the billing. */
     payments: async () =>
       sandbox.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/eps_payments')).map((c) => c.body),
@@ -278,7 +279,7 @@ const PROCESS_RELAY_START_MS = 20_000;
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
- * The relay as a merchant runs it: `src/relay/server.ts` in a process of its own (on this Node, which has node:sqlite),
+ * The relay as a merchant runs it: `src/relay/bin.ts` in a process of its own (on this Node, which has node:sqlite),
  * configured by its environment alone, keys in a SQLite file. It is killed with a real SIGKILL and started again on the
  * same port and the same file. It runs in the key store's directory, so that no `.env` of the working tree (which
  * server.ts reads) changes its configuration.
@@ -336,7 +337,7 @@ class ProcessRelay {
     this.#output = '';
     // tsx by its address: the relay runs in its own directory, where `--import tsx` would not be found.
     const tsx = import.meta.resolve('tsx');
-    const child = spawn(process.execPath, ['--import', tsx, join(ROOT, 'src/relay/server.ts')], {
+    const child = spawn(process.execPath, ['--import', tsx, join(ROOT, 'src/relay/bin.ts')], {
       cwd: this.#dir,
       env: {
         PATH: process.env.PATH ?? '',

@@ -8,12 +8,19 @@ import type { RelayEnv } from '../env.js';
 import { RelayError } from '../errors.js';
 import type { Metrics } from '../metrics.js';
 
-export function requestLog(logger: Logger, metrics: Metrics) {
+/** `base`: the relay's `BASE_PATH`, left out of the metrics' route label so that it names the route wherever served. */
+export function requestLog(logger: Logger, metrics: Metrics, base = '') {
   return createMiddleware<RelayEnv>(async (c, next) => {
     const logged = logger.isLevelEnabled('info');
     const started = logged ? performance.now() : 0;
     await next();
-    const route = c.error instanceof RelayError && c.error.code === 'not_found' ? 'unmatched' : c.req.routePath;
+    const path = c.req.routePath;
+    const route =
+      c.error instanceof RelayError && c.error.code === 'not_found'
+        ? 'unmatched'
+        : base && path.startsWith(`${base}/`)
+          ? path.slice(base.length)
+          : path;
     metrics.requests.inc({ route, method: c.req.method, status: c.res.status });
     if (!logged) return;
     logger.info(

@@ -1,13 +1,18 @@
 /**
- * What the platform running the relay asks of it: liveness, readiness (the key store can take a claim now — for Redis,
- * it answers, takes writes and keeps keys — and the billing answers now), and metrics.
+ * What the platform running the relay asks of it: liveness and readiness (the key store can take a claim now — for
+ * Redis, it answers, takes writes and keeps keys — and the billing answers now). Metrics have a listener of their own
+ * (metrics.ts), never the public port.
  */
 import { Hono } from 'hono';
 import type { RelayEnv } from '../env.js';
 import { RelayError } from '../errors.js';
 import type { RouteDeps } from './deps.js';
 
-export function operationRoutes({ billing, metrics, redisGuard, idempotencyStore }: RouteDeps): Hono<RelayEnv> {
+export function operationRoutes({
+  billing,
+  redisGuard,
+  idempotencyStore,
+}: Pick<RouteDeps, 'billing' | 'redisGuard' | 'idempotencyStore'>): Hono<RelayEnv> {
   const routes = new Hono<RelayEnv>();
 
   routes.get('/healthz', (c) => c.json({ status: 'ok' }));
@@ -36,8 +41,5 @@ export function operationRoutes({ billing, metrics, redisGuard, idempotencyStore
     return c.json({ status: 'ready' });
   });
 
-  routes.get('/metrics', async (c) =>
-    c.body(await metrics.registry.metrics(), 200, { 'content-type': metrics.registry.contentType }),
-  );
   return routes;
 }
