@@ -39,6 +39,7 @@ async function startFleet(options: SandboxOptions) {
           REDIS_URL: redis!.url,
           RATE_LIMIT_IP: '100000/60',
           RATE_LIMIT_AGREEMENT: '100000/60',
+          DUPLICATE_WINDOW_SECONDS: '0',
         }),
         createLogger('info', sink),
       ),

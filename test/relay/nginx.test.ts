@@ -154,6 +154,7 @@ describe('the relay behind nginx: TLS, HTTP/2, /relay on the shop’s origin, tw
         REDIS_URL: redis.url,
         RATE_LIMIT_IP: `${RATE_LIMIT}/60`,
         RATE_LIMIT_AGREEMENT: '1000/60',
+        DUPLICATE_WINDOW_SECONDS: '0',
         METRICS_PORT: String(metricsPort),
         LOG_LEVEL: 'warn',
       });

@@ -75,6 +75,7 @@ describe('a Redis killed between claims and their payments (SIGKILL, restarted w
       BILLING_TIMEOUT_MS: String(BILLING_TIMEOUT_MS),
       RATE_LIMIT_IP: '100000/60',
       RATE_LIMIT_AGREEMENT: '100000/60',
+      DUPLICATE_WINDOW_SECONDS: '0',
       LOG_LEVEL: 'fatal',
       REDIS_URL: `redis://127.0.0.1:${port}`,
     });

@@ -18,7 +18,12 @@ before(async () => {
 });
 after(() => server.stop());
 
-const env = () => ({ REDIS_URL, RATE_LIMIT_IP: '100000/60', RATE_LIMIT_AGREEMENT: '100000/60' });
+const env = () => ({
+  REDIS_URL,
+  RATE_LIMIT_IP: '100000/60',
+  RATE_LIMIT_AGREEMENT: '100000/60',
+  DUPLICATE_WINDOW_SECONDS: '0',
+});
 
 describe('relay: two instances behind a load balancer share one Redis', () => {
   let stack: Stack;

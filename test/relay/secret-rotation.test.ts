@@ -45,6 +45,7 @@ async function startFleet(options: SandboxOptions, secrets: Record<string, strin
         REDIS_URL: redis!.url,
         RATE_LIMIT_IP: '100000/60',
         RATE_LIMIT_AGREEMENT: '100000/60',
+        DUPLICATE_WINDOW_SECONDS: '0',
         ...env,
       });
       return { relay: await startRelay(config, createLogger('info', sink)), log };
@@ -134,6 +135,7 @@ describe('rotating TOKEN_SECRET', () => {
         REDIS_URL: redis!.url,
         RATE_LIMIT_IP: '100000/60',
         RATE_LIMIT_AGREEMENT: '100000/60',
+        DUPLICATE_WINDOW_SECONDS: '0',
         TOKEN_SECRET: NEW,
       }),
       createLogger('info', new Writable({ write: (chunk, _e, done) => (strangerLog.push(String(chunk)), done()) })),

@@ -66,6 +66,7 @@ describe('a key store that fills up mid-traffic (SQLite): nothing paid twice, 50
         BILLING_TIMEOUT_MS: String(BILLING_TIMEOUT_MS),
         RATE_LIMIT_IP: '100000/60',
         RATE_LIMIT_AGREEMENT: '100000/60',
+        DUPLICATE_WINDOW_SECONDS: '0',
         LOG_LEVEL: 'fatal',
         STORE_FILE: file,
       },
