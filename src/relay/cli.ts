@@ -52,10 +52,15 @@ function usageError(message: string): CommandLine {
   return done(process.stderr, `${NAME}: ${message}\nRun ${NAME} --help for usage.\n`, USAGE_ERROR);
 }
 
-/** The installed package's version (package.json sits two folders up from both src/relay/ and dist/relay/). */
+/** The installed package's version: the nearest package.json above this module (src/relay/, or a dist/relay/ chunk). */
 function version(): string {
-  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
-    .version;
+  for (let dir = new URL('./', import.meta.url); ; dir = new URL('../', dir)) {
+    try {
+      return (JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as { version: string }).version;
+    } catch (error) {
+      if (dir.pathname === '/') throw error;
+    }
+  }
 }
 
 function help(): string {

@@ -100,8 +100,10 @@ describe('the docs’ examples, against npm start', { skip }, () => {
       const answer = await fetch(`${stack.relay}/config`, { headers: { origin } });
       assert.equal(answer.headers.get('access-control-allow-origin'), origin);
     }
+    // Another page is told it is not allowed, in an answer it can read (the widget says so to the payer).
     const other = await fetch(`${stack.relay}/config`, { headers: { origin: 'http://127.0.0.1:5501' } });
-    assert.equal(other.headers.get('access-control-allow-origin'), null);
+    assert.equal(other.status, 403);
+    assert.equal(((await other.json()) as { error: { code: string } }).error.code, 'origin_not_allowed');
   });
   after(async () => {
     await browser?.close();

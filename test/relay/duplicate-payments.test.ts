@@ -9,7 +9,7 @@ import { createClient } from 'redis';
 import { loadConfig } from '../../src/relay/config.js';
 import { createLogger } from '../../src/relay/logger.js';
 import { startRelay, type Relay } from '../../src/relay/server.js';
-import { CREDENTIALS, epsCalls, paymentA, SHOP, startStack, type Stack } from './harness.js';
+import { ALL_LOOKUPS, CREDENTIALS, epsCalls, paymentA, SHOP, startStack, type Stack } from './harness.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 
 type Answer = { error: { code: string; message: string; earlier_at?: string; fields?: Record<string, unknown> } };
@@ -31,7 +31,9 @@ describe('relay: the same payment twice within DUPLICATE_WINDOW_SECONDS (SQLite)
   const dir = mkdtempSync(join(tmpdir(), 'relay-duplicates-'));
   const file = join(dir, 'keys.sqlite');
   before(async () => {
-    stack = await startStack({ env: { DUPLICATE_WINDOW_SECONDS: '900', STORE_FILE: file } });
+    stack = await startStack({
+      env: { DUPLICATE_WINDOW_SECONDS: '900', STORE_FILE: file, ALLOWED_LOOKUPS: ALL_LOOKUPS },
+    });
   });
   after(async () => {
     await stack.close();

@@ -145,6 +145,7 @@ describe('widget assets: the relay serves the real build', () => {
     assert.deepEqual(published, manifest);
     assert.deepEqual(Object.keys(published).sort(), [
       'billing-pay-account.js',
+      'billing-pay-pay.js',
       'billing-pay-ru.json',
       'billing-pay.js',
     ]);
@@ -169,10 +170,12 @@ describe('widget assets: the relay serves the real build', () => {
         assert.equal(sri(gunzipSync(gz.body)), integrity, `${path} gzip`);
         const plain = await rawGet(`${stack.relay.url}/${path}`);
         assert.equal(sri(plain.body), integrity, `${path} as it is`);
-        assert.ok(
-          br.body.length < plain.body.length / 2.5,
-          `${path}: ${br.body.length} B brotli of ${plain.body.length} B`,
-        );
+        // A small late module compresses less: the ratio holds for the bundles and the texts.
+        if (plain.body.length > 5_000)
+          assert.ok(
+            br.body.length < plain.body.length / 2.5,
+            `${path}: ${br.body.length} B brotli of ${plain.body.length} B`,
+          );
       }
       const hashed = await rawGet(`${stack.relay.url}/${file}`, { 'accept-encoding': 'br' });
       assert.equal(hashed.headers['cache-control'], 'public, max-age=31536000, immutable');
