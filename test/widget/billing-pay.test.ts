@@ -24,6 +24,7 @@ import {
   type,
   type RelayStub,
   stubNavigate,
+  unmarked,
 } from './helpers.js';
 import { typeKeys } from './input.js';
 
@@ -60,7 +61,7 @@ describe('<billing-pay>', () => {
     await redirect;
     const posts = relay.payments();
     expect(posts).to.have.length(1);
-    return posts[0]!.body;
+    return unmarked(posts[0]!.body as Record<string, unknown> & { eps_params: { name: string; value?: unknown }[] }) as unknown;
   }
 
   describe('defaults', () => {

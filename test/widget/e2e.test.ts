@@ -8,7 +8,7 @@ import '../../src/widget/billing-pay.js';
 import '../../src/widget/billing-payment-methods.js';
 import type { BillingPaymentMethods } from '../../src/widget/billing-payment-methods.js';
 import type { BillingPay } from '../../src/widget/billing-pay.js';
-import { click, e2e, field, mount, pay, payButton, type, type E2eStack as Stack } from './helpers.js';
+import { click, e2e, field, mount, pay, payButton, type, type E2eStack as Stack, unmarked } from './helpers.js';
 import { pointAndClick, press, typeKeys } from './input.js';
 
 /** Fills the form as a person would, presses Pay, and returns the payment page address (navigation cancelled). */
@@ -52,7 +52,7 @@ describe('<billing-pay> end to end: widget → relay → billing sandbox', () =>
       eps_params: reached.eps_params,
     });
     const params = Object.fromEntries(
-      (reached.eps_params as { name: string; value: unknown }[]).map((p) => [p.name, p.value]),
+      unmarked(reached as { eps_params: { name: string; value: unknown }[] }).eps_params.map((p) => [p.name, p.value]),
     );
     expect(params).to.deep.equal({
       confirmation_type: 'redirect',

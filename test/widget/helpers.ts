@@ -2,7 +2,7 @@
  * Helpers for the widget's browser tests: a `fetch` stub that plays the relay, and ways to use the rendered form
  * as a person would (find a control by its label, type, click).
  */
-import { fixture } from '@open-wc/testing';
+import { expect, fixture } from '@open-wc/testing';
 import sinon from 'sinon';
 import type { TemplateResult } from 'lit';
 import { BillingPay } from '../../src/widget/billing-pay.component.js';
@@ -238,4 +238,27 @@ export function untranslated(pairs: [where: string, ru: string, en: string][]): 
 /** Stubs `<billing-pay>`'s navigation to the payment page: the test page is never left. Restore it in `afterEach`. */
 export function stubNavigate(): sinon.SinonStub {
   return sinon.stub(BillingPay.prototype as unknown as { navigate(url: string): void }, 'navigate');
+}
+
+/**
+ * A return address without the attempt's marker (`billing-pay-return=<id>`, payment-return.ts), which it must carry:
+ * the tests compare the address the page gave.
+ */
+export function withoutReturnMarker(address: string): string {
+  const url = new URL(address);
+  expect(url.searchParams.get('billing-pay-return'), `${address}: the attempt's marker`).to.match(/^[0-9a-f-]{36}$/);
+  url.searchParams.delete('billing-pay-return');
+  return url.href;
+}
+
+/** A sent body with the return addresses' markers checked and taken out (`withoutReturnMarker`). */
+export function unmarked<T extends { eps_params?: { name: string; value?: unknown }[] }>(body: T): T {
+  return {
+    ...body,
+    eps_params: body.eps_params?.map((p) =>
+      (p.name === 'confirmation_return_url' || p.name === 'return_url') && typeof p.value === 'string'
+        ? { ...p, value: withoutReturnMarker(p.value) }
+        : p,
+    ),
+  };
 }

@@ -30,7 +30,10 @@ const READ = `(() => {
   return {
     ready: !!el && el.getAttribute('state') === 'ready' && Array.isArray(w.returns),
     returns: w.returns || [],
-    message: el?.shadowRoot?.querySelector('[part="return"]')?.textContent?.trim() ?? '',
+    // The result screen's heading and meaning, a space between them.
+    message: [...(el?.shadowRoot?.querySelector('[part="return"]')?.children ?? [])]
+      .map((line) => line.textContent.trim())
+      .join(' '),
     href: location.href,
     sessionAttempt: sessionStorage.getItem('billing-pay-return'),
     originAttempts: localStorage.getItem('billing-pay-returns'),
