@@ -368,11 +368,13 @@ export class BillingPay extends BillingElement {
   };
 
   /**
-   * Leaves the result screen for the form: "Try again" (after a payment not completed) with what was sent, else
+   * Leaves the result screen for the form: "Try again" (after a payment not completed) with every value that was sent
+   * (the remembered attempt's), else
    * "Make another payment" with the form as the page set it.
    */
   private onResultAction = () => {
     const back = this.returned.fired!;
+    const sent = this.returned.tryAgain;
     this.resultClosed = true;
     this.returned.clear();
     if (back.outcome === 'not_completed') {
@@ -380,7 +382,12 @@ export class BillingPay extends BillingElement {
       this.entries.set({
         chosenSystem: back.system,
         chosenKind: back.lookup,
-        values: { amount: formatAmount(back.amount, locale), lookupValue: back.agreement },
+        values: {
+          amount: formatAmount(back.amount, locale),
+          lookupValue: back.agreement,
+          ...(sent && { contact: sent.email || sent.phone, name: sent.name, comment: sent.comment }),
+        },
+        ...(sent && { save: sent.save, linkOnly: sent.linkOnly, commentOpen: sent.comment !== '' }),
       });
     }
     void this.focusLater(back.outcome === 'not_completed' ? 'button[type="submit"]' : 'input');

@@ -61,7 +61,9 @@ describe('<billing-pay>', () => {
     await redirect;
     const posts = relay.payments();
     expect(posts).to.have.length(1);
-    return unmarked(posts[0]!.body as Record<string, unknown> & { eps_params: { name: string; value?: unknown }[] }) as unknown;
+    return unmarked(
+      posts[0]!.body as Record<string, unknown> & { eps_params: { name: string; value?: unknown }[] },
+    ) as unknown;
   }
 
   describe('defaults', () => {

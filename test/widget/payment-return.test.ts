@@ -131,6 +131,8 @@ describe('<billing-pay> back on this page', () => {
     await click(el, 'System B');
     await type(el, 'Amount, ₽', '12.30');
     await type(el, 'Agreement number', 'AG-1001');
+    await type(el, 'E-mail or phone for the receipt', 'client@example.com');
+    await type(el, 'Name', 'Ivan Petrov');
     const redirect = oneEvent(el, 'billing-pay-redirect');
     await pay(el);
     await redirect;
@@ -152,6 +154,8 @@ describe('<billing-pay> back on this page', () => {
       expect(field(back, 'System B').checked).to.equal(true);
       expect(field(back, 'Amount, ₽').value).to.equal('12.30');
       expect(field(back, 'Agreement number').value).to.equal('AG-1001');
+      expect(field(back, 'E-mail or phone for the receipt').value).to.equal('client@example.com');
+      expect(field(back, 'Name').value).to.equal('Ivan Petrov');
       await waitUntil(() => back.shadowRoot!.activeElement?.matches('button[type="submit"]'), 'Pay is focused');
       expect(back.shadowRoot!.activeElement!.textContent!.trim()).to.equal('Pay ₽12.30');
     } finally {
