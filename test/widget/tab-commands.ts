@@ -57,7 +57,8 @@ async function watch(read: () => Promise<TabView>, waitMs: number): Promise<TabV
   const until = Date.now() + waitMs;
   for (;;) {
     const view = await read().catch(() => null);
-    if (view && view.ready && (view.returns.length > 0 || Date.now() > until)) return view;
+    // A return is read once the element has drawn it (WebKit fires the event a moment before).
+    if (view && view.ready && ((view.returns.length > 0 && view.message !== '') || Date.now() > until)) return view;
     if (Date.now() > until + 10_000)
       return view ?? { ready: false, returns: [], message: '', href: '', sessionAttempt: null, originAttempts: null };
     await new Promise((r) => setTimeout(r, 50));
