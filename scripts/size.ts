@@ -10,9 +10,10 @@
  *   checkout (system tiles with logo slots, one contact field, the comment behind a link, the amount on Pay, a
  *   skeleton of the form's size, the result screen on return, the duplicate question, the host's reset of every
  *   inherited property), the return recognised in a new tab and the refusal to act in a foreign frame: 23,699 B;
+ *   then 23.8 kB: +46 B for "Try again" restoring every value sent (contact, name, comment, save): 23,745 B;
  * - the whole set a page may load after it (the main bundle, then the files it pins: a language's texts, the late
- *   modules): 27.35 kB (27,307 B measured).
- * The "My account" bundle with both elements: 25.5 kB (25,459 B measured).
+ *   modules): 27.4 kB (27,353 B measured).
+ * The "My account" bundle with both elements: 25.55 kB (25,510 B measured).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -20,9 +21,9 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 /** Each budget: one file, or a set of files (the main bundle and every file it may load later). */
 export const BUDGETS: Record<string, { files: () => string[]; budget: number }> = {
-  'dist/billing-pay.js': { files: () => ['dist/billing-pay.js'], budget: 23_750 },
-  'dist/billing-pay.js and all it may load': { files: () => ['dist/billing-pay.js', ...laterFiles()], budget: 27_350 },
-  'dist/billing-pay-account.js': { files: () => ['dist/billing-pay-account.js'], budget: 25_500 },
+  'dist/billing-pay.js': { files: () => ['dist/billing-pay.js'], budget: 23_800 },
+  'dist/billing-pay.js and all it may load': { files: () => ['dist/billing-pay.js', ...laterFiles()], budget: 27_400 },
+  'dist/billing-pay-account.js': { files: () => ['dist/billing-pay-account.js'], budget: 25_550 },
 };
 
 /** The files a bundle loads later, pinned by it: a language's texts (`billing-pay-*.json`), the late modules. */
