@@ -40,7 +40,12 @@ export interface Relay {
 }
 
 const ASSET_RETRY_MS = 10_000;
-const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+/** The package's dist/: the nearest above this module that holds one (src/relay/, or a chunk of dist/relay/). */
+const DIST = ((): string => {
+  let dir = new URL('./', import.meta.url);
+  while (!existsSync(new URL('dist/bundles.json', dir)) && dir.pathname !== '/') dir = new URL('../', dir);
+  return fileURLToPath(new URL('dist/', dir));
+})();
 
 export async function startRelay(config: RelayConfig, logger: Logger = createLogger(config.logLevel)): Promise<Relay> {
   const metrics = createMetrics();
