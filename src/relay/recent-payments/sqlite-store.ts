@@ -67,7 +67,9 @@ export class SqliteRecentPayments implements RecentPaymentStore {
     const now = this.now();
     const token = randomUUID();
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      if (this.#claim.get({ key, at, token, expires_at: now + windowMs, now })) return { kind: 'claimed', token };
+      // all(), not get(): get() of INSERT … RETURNING hands back the row even when its commit failed (a full disk).
+      if (this.#claim.all({ key, at, token, expires_at: now + windowMs, now }).length)
+        return { kind: 'claimed', token };
       const row = this.#read.get(key, now) as { at: number } | undefined;
       if (row) return { kind: 'recent', at: Number(row.at) };
       // Released or expired between the two statements: claim it again.
