@@ -85,8 +85,8 @@ let relayPort: number;
 /** Each app's folder, once it is built, and the port `vite preview` serves it on. */
 const apps = {} as Record<'react' | 'vue', { dir?: string; port: number }>;
 
-/** `vite preview`'s part of an app's vite.config: the app's own origin passes `/relay` on to the relay. */
-const preview = () => `{ proxy: { '/relay': 'http://127.0.0.1:${relayPort}' } }`;
+/** An app's vite.config `server`, as docs/embedding.md says: `vite` and `vite preview` pass `/relay` to the relay. */
+const server = () => `{ proxy: { '/relay': 'http://127.0.0.1:${relayPort}' } }`;
 
 /** A fresh Vite app with the package and `packages` installed, and its `files`. */
 async function viteApp(name: string, packages: string[], files: Record<string, string>): Promise<string> {
@@ -126,7 +126,7 @@ describe('the docs’ framework examples in fresh Vite apps, and the package’s
         {
           'tsconfig.json': tsconfig('react-jsx'),
           'index.html': html('main.tsx'),
-          'vite.config.ts': `export default { preview: ${preview()} };\n`,
+          'vite.config.ts': `export default { server: ${server()} };\n`,
           'src/Example.tsx': react[0]!.code,
           'src/main.tsx': `import { createRoot } from 'react-dom/client';\nimport * as example from './Example.js';\nconst [Example] = Object.values(example);\ncreateRoot(document.getElementById('app')!).render(<Example />);\n`,
         },
@@ -140,7 +140,7 @@ describe('the docs’ framework examples in fresh Vite apps, and the package’s
         'tsconfig.json': tsconfig('preserve'),
         'index.html': html('main.ts'),
         // As the docs say: the tags are custom elements.
-        'vite.config.ts': `import vue from '@vitejs/plugin-vue';\nexport default { plugins: [vue({ template: { compilerOptions: { isCustomElement: (tag: string) => tag.startsWith('billing-') } } })], preview: ${preview()} };\n`,
+        'vite.config.ts': `import vue from '@vitejs/plugin-vue';\nexport default { plugins: [vue({ template: { compilerOptions: { isCustomElement: (tag: string) => tag.startsWith('billing-') } } })], server: ${server()} };\n`,
         'src/Example.vue': vue[0]!.code,
         'src/main.ts': `import { createApp } from 'vue';\nimport Example from './Example.vue';\ncreateApp(Example).mount('#app');\n`,
       });
@@ -192,7 +192,7 @@ describe('the docs’ framework examples in fresh Vite apps, and the package’s
         pay: 'Pay now',
       });
       assert.match(react.landed, payPage);
-      assert.deepEqual(react.logged, [{ type: 'log', values: ['to', react.landed] }]);
+      assert.deepEqual(react.logged, [{ type: 'log', values: ['to', react.landed] }], 'what the React app logged');
 
       // Vue: German texts from `:texts.prop`; `@billing-pay-error` warns with the detail of the unknown agreement.
       const vue = await payAsAPerson(browser, origin(apps.vue.port), {
@@ -201,7 +201,7 @@ describe('the docs’ framework examples in fresh Vite apps, and the package’s
         pay: 'Bezahlen',
       });
       assert.match(vue.landed, payPage);
-      assert.equal(vue.logged.length, 1, JSON.stringify(vue.logged));
+      assert.equal(vue.logged.length, 1, `one warning from the Vue app, which logged ${JSON.stringify(vue.logged)}`);
       const [warning] = vue.logged;
       assert.equal(warning!.type, 'warn');
       assert.partialDeepStrictEqual(warning!.values, [
