@@ -152,6 +152,10 @@ describe('the package as a merchant installs it', { timeout: 420_000 }, () => {
     assert.doesNotMatch(ciWarnings, /EBADENGINE/, ciWarnings);
   });
 
+  it('npm ci finds no install script that allowScripts has not judged', () => {
+    assert.doesNotMatch(ciWarnings, /install-scripts/, ciWarnings);
+  });
+
   describe('the widget package', () => {
     let consumer: string;
     let sandbox: Sandbox;
