@@ -218,12 +218,14 @@ export async function startE2eStack(pageOrigins: string[]) {
      * `?frame-origins=`: the element's attribute.
      */
     pay: async (q) => {
-      const bundles = (await (await fetch(`${relay.url}/bundles.json`)).json()) as Record<string, EmbedBundle>;
+      // `?relay=`: a relay of `merchant-relay` (say, with its duplicate window on) in place of the runner's.
+      const from = merchantRelays.find((r) => r.url === q.get('relay')) ?? relay;
+      const bundles = (await (await fetch(`${from.url}/bundles.json`)).json()) as Record<string, EmbedBundle>;
       const bundle = bundles['billing-pay.js'];
       if (!bundle) throw new Error('the relay serves no billing-pay.js: run `npm run build` first');
       const element = elementHtml('billing-pay', [
         ['lang', 'en'],
-        ['relay', relay.url],
+        ['relay', from.url],
         ['systems', 'C'],
         ['amount', q.get('amount') ?? '10.00'],
         ['lookup', '5'],
@@ -232,8 +234,8 @@ export async function startE2eStack(pageOrigins: string[]) {
       ]);
       const reporter = '<script type="module" src="/test/widget/pages/frame-reporter.ts"></script>';
       return {
-        html: `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Shop</title>\n${scriptHtml(relay.url, bundle)}\n${reporter}\n</head>\n<body>${element}</body></html>\n`,
-        csp: `default-src 'none'; script-src 'self' ${relay.url}; connect-src ${relay.url}; style-src 'self'; base-uri 'none'`,
+        html: `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Shop</title>\n${scriptHtml(from.url, bundle)}\n${reporter}\n</head>\n<body>${element}</body></html>\n`,
+        csp: `default-src 'none'; script-src 'self' ${from.url}; connect-src ${from.url}; style-src 'self'; base-uri 'none'`,
       };
     },
   };
