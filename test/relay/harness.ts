@@ -1,7 +1,7 @@
 /** Starts the billing sandbox and a relay wired to it, both on free ports over real sockets. */
 import { Writable } from 'node:stream';
-import { loadConfig } from '../../src/relay/config.js';
-import { createLogger } from '../../src/relay/logger.js';
+import { loadConfig } from '../../src/relay/config/load.js';
+import { createLogger } from '../../src/relay/observability/logger.js';
 import { startRelay } from '../../src/relay/server.js';
 import { startSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 

@@ -8,14 +8,14 @@ import { isRecord } from '../../eps/is-record.js';
 import { isAgreementNotFound } from './agreement-not-found.js';
 import { billingMessage, envelopeResponse } from './answer.js';
 import { exchange } from './exchange.js';
-import type { RelayConfig } from '../config.js';
-import { RelayError } from '../errors.js';
+import type { RelayConfig } from '../config/load.js';
+import { RelayError } from '../http/errors.js';
 import type { Logger } from 'pino';
-import type { LogSecrets } from '../logger.js';
-import type { Metrics } from '../metrics.js';
+import type { LogSecrets } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
 import { FleetTokenCache, type RedisTokenCommands } from './fleet-token.js';
 import { TokenCache, type TokenSource } from './token-cache.js';
-import type { Traces } from '../traces/traces.js';
+import type { Traces } from '../observability/traces.js';
 
 type BillingConfig = Pick<
   RelayConfig,

@@ -2,15 +2,15 @@
 import { bodyLimit } from 'hono/body-limit';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import type { RelayConfig } from '../config.js';
-import type { RelayEnv } from '../env.js';
-import { RelayError } from '../errors.js';
+import type { RelayConfig } from '../config/load.js';
+import type { RelayContext } from './context.js';
+import { RelayError } from './errors.js';
 
 /** Answers are for one client only and never cached; HSTS once the relay is reached over TLS. */
 export function securityHeaders(config: Pick<RelayConfig, 'trustProxy'>) {
   // Set before the route answers, so they go into the answer as it is made (setting them afterwards turns the
   // node-server's light response into a full `Response`: measured costly). A route may set its own Cache-Control.
-  return createMiddleware<RelayEnv>(async (c, next) => {
+  return createMiddleware<RelayContext>(async (c, next) => {
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Referrer-Policy', 'no-referrer');
     c.header('Cache-Control', 'no-store');
@@ -35,7 +35,7 @@ export function limitBody(max: number) {
       throw tooLarge();
     },
   });
-  return createMiddleware<RelayEnv>(async (c, next) => {
+  return createMiddleware<RelayContext>(async (c, next) => {
     const length = c.req.header('content-length');
     if (length === undefined) return streamed(c, next);
     if (!/^\d{1,15}$/.test(length) || Number(length) > max) throw tooLarge();
@@ -44,13 +44,13 @@ export function limitBody(max: number) {
 }
 
 /** The request's log line names the origin and the variable that would allow it. */
-function logRefusedOrigin(c: Context<RelayEnv>, origin: string | undefined): void {
+function logRefusedOrigin(c: Context<RelayContext>, origin: string | undefined): void {
   c.set('logFields', { ...c.get('logFields'), origin: origin ?? null, refused: 'origin not in ALLOWED_ORIGINS' });
 }
 
 /** A payment may only be started from one of the merchant's pages (browsers always send Origin on a POST). */
 export function requireAllowedOrigin(allowed: Set<string>) {
-  return createMiddleware<RelayEnv>(async (c, next) => {
+  return createMiddleware<RelayContext>(async (c, next) => {
     const origin = c.req.header('origin');
     if (!origin || !allowed.has(origin)) {
       logRefusedOrigin(c, origin);
@@ -66,7 +66,7 @@ export function requireAllowedOrigin(allowed: Set<string>) {
  * network error. A request without `Origin` (same-origin GET, curl) passes.
  */
 export function refuseForeignOrigin(allowed: Set<string>) {
-  return createMiddleware<RelayEnv>(async (c, next) => {
+  return createMiddleware<RelayContext>(async (c, next) => {
     const origin = c.req.header('origin');
     if (origin !== undefined && !allowed.has(origin)) {
       logRefusedOrigin(c, origin);

@@ -4,16 +4,16 @@
  * (metrics.ts), never the public port.
  */
 import { Hono } from 'hono';
-import type { RelayEnv } from '../env.js';
-import { RelayError } from '../errors.js';
+import type { RelayContext } from '../http/context.js';
+import { RelayError } from '../http/errors.js';
 import type { RouteDeps } from './deps.js';
 
 export function operationRoutes({
   billing,
   redisGuard,
   idempotencyStore,
-}: Pick<RouteDeps, 'billing' | 'redisGuard' | 'idempotencyStore'>): Hono<RelayEnv> {
-  const routes = new Hono<RelayEnv>();
+}: Pick<RouteDeps, 'billing' | 'redisGuard' | 'idempotencyStore'>): Hono<RelayContext> {
+  const routes = new Hono<RelayContext>();
 
   routes.get('/healthz', (c) => c.json({ status: 'ok' }));
 

@@ -5,21 +5,21 @@
  */
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import type { RelayEnv } from '../env.js';
-import { RelayError } from '../errors.js';
+import type { RelayContext } from '../http/context.js';
+import { RelayError } from '../http/errors.js';
 import { requireAllowedOrigin } from '../http/guards.js';
-import { ownPaymentMethods } from '../payment-methods.js';
-import { rateLimit } from '../rate-limit.js';
-import { verifyClientSession, type ClientSession } from '../session.js';
+import { ownPaymentMethods } from '../billing/payment-methods.js';
+import { rateLimit } from '../limits/rate-limit.js';
+import { verifyClientSession, type ClientSession } from '../session/client-session.js';
 import type { RouteDeps } from './deps.js';
 
 const LIMITED = 'Too many requests; try again in a moment.';
 
-export function sessionRoutes(deps: RouteDeps): Hono<RelayEnv> {
+export function sessionRoutes(deps: RouteDeps): Hono<RelayContext> {
   const { config, billing, metrics, limiters } = deps;
-  const routes = new Hono<RelayEnv>();
+  const routes = new Hono<RelayContext>();
 
-  const verifySession = createMiddleware<RelayEnv>(async (c, next) => {
+  const verifySession = createMiddleware<RelayContext>(async (c, next) => {
     if (!config.sessionSecret)
       throw new RelayError(
         404,

@@ -4,14 +4,14 @@
  * `c.var.payment`; nothing else downstream reads the client's body.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import { isJsonMediaType } from '../eps/media-type.js';
-import type { ProblemKey } from '../eps/messages.js';
-import { checkPayment, type PaymentRules } from '../eps/request.js';
-import { returnUrlParams, type SystemId } from '../eps/systems.js';
-import type { RelayEnv } from './env.js';
+import { isJsonMediaType } from '../../eps/media-type.js';
+import type { ProblemKey } from '../../eps/messages.js';
+import { checkPayment, type PaymentRules } from '../../eps/request.js';
+import { returnUrlParams, type SystemId } from '../../eps/systems.js';
+import type { RelayContext } from './context.js';
 import { RelayError } from './errors.js';
 
-export function validatePayment(rules: PaymentRules, allowedOrigins: Set<string>): MiddlewareHandler<RelayEnv> {
+export function validatePayment(rules: PaymentRules, allowedOrigins: Set<string>): MiddlewareHandler<RelayContext> {
   return async (c, next) => {
     const checked = checkPayment(await readJson(c), rules);
     const problems = checked.ok

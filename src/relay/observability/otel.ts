@@ -27,7 +27,7 @@ import {
   ATTR_SERVER_PORT,
   ATTR_SERVICE_NAME,
 } from '@opentelemetry/semantic-conventions';
-import { RelayError } from '../errors.js';
+import { RelayError } from '../http/errors.js';
 import type { Traces } from './traces.js';
 
 /** `url.template`: still in the conventions' incubating set, which is not to be imported (its names may change). */

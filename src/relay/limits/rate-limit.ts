@@ -19,20 +19,14 @@ import {
   type IRateLimiterOptions,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import type { RelayEnv } from './env.js';
-import { RelayError } from './errors.js';
-import type { RedisConnection } from './redis-connection.js';
+import type { RelayContext } from '../http/context.js';
+import { RelayError } from '../http/errors.js';
+import { REDIS_TIMEOUT_MS, type RedisConnection } from '../stores/redis-connection.js';
 
 export interface RateLimit {
   points: number;
   seconds: number;
 }
-
-/**
- * How long any Redis call (a rate limit, an idempotency key) may take: a request makes at most two before the billing
- * is asked, so a Redis that stops answering costs it about a second. Redis answers in well under a millisecond.
- */
-export const REDIS_TIMEOUT_MS = 500;
 
 /**
  * A memory limiter that tracks at most `maxKeys` keys: past it, a new key makes it forget the oldest one. Every window
@@ -124,11 +118,11 @@ interface LimitsConfig {
 /** Consumes one point of `limiter` under the key `keyOf(c)` gives (no key: not limited). */
 export function rateLimit(
   limiter: RateLimiterAbstract,
-  keyOf: (c: Context<RelayEnv>) => string | undefined,
+  keyOf: (c: Context<RelayContext>) => string | undefined,
   onReject?: () => void,
   message = 'Too many payment attempts; try again in a moment.',
 ) {
-  return createMiddleware<RelayEnv>(async (c, next) => {
+  return createMiddleware<RelayContext>(async (c, next) => {
     const key = keyOf(c);
     if (key !== undefined) {
       try {
@@ -155,12 +149,12 @@ export function rateLimit(
  */
 export function limitOutcome(
   limiter: RateLimiterAbstract,
-  keyOf: (c: Context<RelayEnv>) => string | undefined,
+  keyOf: (c: Context<RelayContext>) => string | undefined,
   counts: (outcome: unknown) => boolean,
   onReject?: () => void,
   message = 'Too many attempts with values that found nothing; try again later.',
 ) {
-  return createMiddleware<RelayEnv>(async (c, next) => {
+  return createMiddleware<RelayContext>(async (c, next) => {
     const key = keyOf(c);
     if (key === undefined) return next();
     const spent = await limiter.get(key);

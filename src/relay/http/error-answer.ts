@@ -6,18 +6,18 @@ import type { Context, ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from 'pino';
-import type { RelayEnv } from './env.js';
+import type { RelayContext } from './context.js';
 import { RelayError, type ErrorStatus } from './errors.js';
 
 /** A JSON answer whose text the idempotency store can keep (the payment's answer and every error). */
-export function jsonAnswer(c: Context<RelayEnv>, body: unknown, status: ContentfulStatusCode): Response {
+export function jsonAnswer(c: Context<RelayContext>, body: unknown, status: ContentfulStatusCode): Response {
   const text = JSON.stringify(body);
   c.set('answerText', text);
   return c.body(text, status, { 'content-type': 'application/json' });
 }
 
 /** `app.onError`: the error's answer; a 5xx is logged with its cause, a billing's refusal text goes to the log line. */
-export function answerError(logger: Logger): ErrorHandler<RelayEnv> {
+export function answerError(logger: Logger): ErrorHandler<RelayContext> {
   return (error, c) => {
     const known = toRelayError(error);
     // The billing's own text of a refusal goes to the request's log line, never to the client.

@@ -105,7 +105,10 @@ const SECRETS = new WeakMap<Logger, LogSecrets>();
 /** The secrets `logger` scrubs. A logger not made by `createLogger` scrubs none: the relay refuses it. */
 export function logSecretsOf(logger: Logger): LogSecrets {
   const secrets = SECRETS.get(logger);
-  if (!secrets) throw new TypeError('The relay logs through createLogger (src/relay/logger.ts), which scrubs secrets.');
+  if (!secrets)
+    throw new TypeError(
+      'The relay logs through createLogger (src/relay/observability/logger.ts), which scrubs secrets.',
+    );
   return secrets;
 }
 

@@ -1,9 +1,9 @@
-/** What the relay's routes and middleware share on a request's context (Hono's `Env`). */
+/** What the relay's routes and middleware share on a request's context: Hono's `Env` type parameter (no `.env`). */
 import type { RequestIdVariables } from 'hono/request-id';
-import type { ValidPayment } from '../eps/request.js';
-import type { ClientSession } from './session.js';
+import type { ValidPayment } from '../../eps/request.js';
+import type { ClientSession } from '../session/client-session.js';
 
-export type RelayEnv = {
+export type RelayContext = {
   Variables: RequestIdVariables & {
     /** The request after validation by the shared model. */
     payment: ValidPayment;

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Context, MiddlewareHandler } from 'hono';
-import { RelayError } from './errors.js';
+import { RelayError } from '../http/errors.js';
 
 export const MANIFEST_FILE = 'bundles.json';
 

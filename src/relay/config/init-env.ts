@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { envExample } from './env-example.js';
-import type { VariableName } from './config-variables.js';
+import type { VariableName } from './variables.js';
 
 /** 64 base64url characters: well above the 32 bytes a session secret needs (MIN_SECRET_BYTES). */
 const SECRET_BYTES = 48;

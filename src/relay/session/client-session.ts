@@ -4,7 +4,7 @@
  * algorithm, issuer, audience and expiry). Merchants call `createClientSession` from their own server code.
  */
 import { SignJWT, jwtVerify } from 'jose';
-import { RelayError } from './errors.js';
+import { RelayError } from '../http/errors.js';
 
 export interface ClientSession {
   agreementId: number;

@@ -15,7 +15,7 @@
  * connection of their own (`waitConnection`), so a read is never queued behind a `WAIT` that replica lag stretches.
  */
 import { randomUUID } from 'node:crypto';
-import { REDIS_TIMEOUT_MS } from '../rate-limit.js';
+import { REDIS_TIMEOUT_MS } from '../redis-connection.js';
 import {
   ClaimLostError,
   StoreTimeoutError,

@@ -4,13 +4,13 @@
  * and `.env.example` are generated from it (scripts/docs/config-tables.ts).
  */
 import { pino } from 'pino';
-import { canonicalAmount, toMinorUnits } from '../eps/amount.js';
-import { DEFAULT_AUTOPAY_LEAD_DAYS, isAutopayLeadDays, MAX_AUTOPAY_LEAD_DAYS } from '../eps/autopay.js';
-import { IMPERSONAL_LOOKUP_KINDS } from '../eps/lookup-key.js';
-import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../eps/lookup.js';
-import { MIN_SECRET_BYTES } from './session.js';
-import { DEFAULT_AGREEMENT_NOT_FOUND_TEXT } from './billing/agreement-not-found.js';
-import type { RateLimit } from './rate-limit.js';
+import { canonicalAmount, toMinorUnits } from '../../eps/amount.js';
+import { DEFAULT_AUTOPAY_LEAD_DAYS, isAutopayLeadDays, MAX_AUTOPAY_LEAD_DAYS } from '../../eps/autopay.js';
+import { IMPERSONAL_LOOKUP_KINDS } from '../../eps/lookup-key.js';
+import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../../eps/lookup.js';
+import { MIN_SECRET_BYTES } from '../session/client-session.js';
+import { DEFAULT_AGREEMENT_NOT_FOUND_TEXT } from '../billing/agreement-not-found.js';
+import type { RateLimit } from '../limits/rate-limit.js';
 
 export const CONFIG_GROUPS = {
   billing: 'The billing',

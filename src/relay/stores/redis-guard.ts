@@ -11,7 +11,7 @@
 import type { Logger } from 'pino';
 import { ErrorReply } from 'redis';
 import { withDeadline } from './idempotency/store.js';
-import { REDIS_TIMEOUT_MS } from './rate-limit.js';
+import { REDIS_TIMEOUT_MS } from './redis-connection.js';
 
 /** What the guard asks of the connection: read the policy, and prove that Redis takes a write. */
 export interface RedisInspection {

@@ -17,11 +17,16 @@ import {
   type RedisSentinelOptions,
   type RedisSentinelType,
 } from 'redis';
-import type { RedisSentinelConfig, RelayConfig } from './config.js';
+import type { RedisSentinelConfig, RelayConfig } from '../config/load.js';
 import { withDeadline } from './idempotency/store.js';
-import { REDIS_TIMEOUT_MS } from './rate-limit.js';
 
 /** A client to one Redis, or a Sentinel-managed connection to the primary: the same commands for the relay's users. */
+/**
+ * How long any Redis call (a rate limit, an idempotency key) may take: a request makes at most two before the billing
+ * is asked, so a Redis that stops answering costs it about a second. Redis answers in well under a millisecond.
+ */
+export const REDIS_TIMEOUT_MS = 500;
+
 export type RedisConnection = RedisClientType | RedisSentinelType;
 
 export type RedisSettings = Pick<RelayConfig, 'redisUrl' | 'redisSentinel' | 'redisUsername' | 'redisPassword'>;

@@ -2,9 +2,9 @@
  * Every error the relay answers has one JSON shape: `{"error": {"code", "message", "fields"?}}`. A field's problem
  * travels as its key (`amount_decimals`) with the English text for API users beside it, never as a sentence alone.
  */
-import type { ErrorCode } from '../eps/errors.js';
-import { problemText, type ProblemKey } from '../eps/messages.js';
-import type { ErrorAnswer } from '../eps/relay-api.js';
+import type { ErrorCode } from '../../eps/errors.js';
+import { problemText, type ProblemKey } from '../../eps/messages.js';
+import type { ErrorAnswer } from '../../eps/relay-api.js';
 
 /**
  * The statuses an error may have: 4xx and 5xx (the same numbers as Hono's `ClientErrorStatusCode` and
@@ -53,7 +53,7 @@ export type ErrorStatus =
   | 510
   | 511;
 
-export type { ErrorCode } from '../eps/errors.js';
+export type { ErrorCode } from '../../eps/errors.js';
 
 /** An error with its answer: the status, a stable code for programs and a message for people. */
 export class RelayError extends Error {

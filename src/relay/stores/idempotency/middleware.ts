@@ -13,9 +13,9 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { ValidPayment } from '../../eps/request.js';
-import type { RelayEnv } from '../env.js';
-import { RelayError } from '../errors.js';
+import type { ValidPayment } from '../../../eps/request.js';
+import type { RelayContext } from '../../http/context.js';
+import { RelayError } from '../../http/errors.js';
 import type { KeyedHash } from '../keyed-hash.js';
 import type { Claim, IdempotencyStore } from './store.js';
 
@@ -29,7 +29,7 @@ export interface IdempotencyOptions {
   leaseMs: number;
   onReplay?: () => void;
   /** A store failure the client is not told about (the answer goes out all the same). */
-  onStoreError?: (c: Context<RelayEnv>, error: unknown, operation: 'complete' | 'release') => void;
+  onStoreError?: (c: Context<RelayContext>, error: unknown, operation: 'complete' | 'release') => void;
 }
 
 /** The answer when the store cannot record what a payment needs: nothing was sent, and a retry is safe. */
@@ -45,7 +45,7 @@ function storeUnavailable(cause: unknown): RelayError {
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
 export function idempotency({ store, hash, ttlMs, leaseMs, onReplay, onStoreError }: IdempotencyOptions) {
-  return createMiddleware<RelayEnv>(async (c, next) => {
+  return createMiddleware<RelayContext>(async (c, next) => {
     const key = c.req.header('idempotency-key');
     if (key === undefined) return next();
     if (!KEY.test(key)) {

@@ -10,9 +10,9 @@
  */
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import type { ValidPayment } from '../../eps/request.js';
-import type { RelayEnv } from '../env.js';
-import { RelayError } from '../errors.js';
+import type { ValidPayment } from '../../../eps/request.js';
+import type { RelayContext } from '../../http/context.js';
+import { RelayError } from '../../http/errors.js';
 import type { KeyedHash } from '../keyed-hash.js';
 import type { RecentClaim, RecentPaymentStore } from './store.js';
 
@@ -24,7 +24,7 @@ export interface DuplicateGuardOptions {
   now?: () => number;
   onDuplicate?: () => void;
   /** A store failure after the payment was answered (the answer goes out all the same). */
-  onStoreError?: (c: Context<RelayEnv>, error: unknown, operation: 'note' | 'release') => void;
+  onStoreError?: (c: Context<RelayContext>, error: unknown, operation: 'note' | 'release') => void;
 }
 
 export function duplicateGuard({
@@ -35,7 +35,7 @@ export function duplicateGuard({
   onDuplicate,
   onStoreError,
 }: DuplicateGuardOptions) {
-  return createMiddleware<RelayEnv>(async (c, next) => {
+  return createMiddleware<RelayContext>(async (c, next) => {
     if (!windowMs) return next();
     const payment = c.get('payment');
     const key = recentPaymentKey(hash, payment);
@@ -79,7 +79,7 @@ export function duplicateGuard({
 }
 
 /** Whether the answer may stand for a payment: created, or sent with an outcome not known. */
-function counts(c: Context<RelayEnv>): boolean {
+function counts(c: Context<RelayContext>): boolean {
   if (c.error) return !(c.error instanceof RelayError && (!c.error.billingReached || c.error.status < 500));
   return c.res.status === 201;
 }

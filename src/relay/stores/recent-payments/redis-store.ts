@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { StoreTimeoutError, withDeadline } from '../idempotency/store.js';
-import { REDIS_TIMEOUT_MS } from '../rate-limit.js';
+import { REDIS_TIMEOUT_MS } from '../redis-connection.js';
 import type { RecentClaim, RecentPaymentStore } from './store.js';
 
 /** What the store needs of a Redis connection (a client, or a Sentinel-managed one). */

@@ -3,12 +3,12 @@
  * missing variable at once. The variables are one table (config-variables.ts); this is what the code reads of them.
  */
 import { readFileSync } from 'node:fs';
-import type { LookupKind } from '../eps/lookup.js';
-import { SYSTEM_IDS, type SystemId } from '../eps/systems.js';
-import { isLoopbackHost } from '../eps/url.js';
-import type { AgreementNotFoundRule } from './billing/agreement-not-found.js';
-import { INVALID, VARIABLES, type Variable, type VariableName, type VariableValues } from './config-variables.js';
-import type { RateLimit } from './rate-limit.js';
+import type { LookupKind } from '../../eps/lookup.js';
+import { SYSTEM_IDS, type SystemId } from '../../eps/systems.js';
+import { isLoopbackHost } from '../../eps/url.js';
+import type { AgreementNotFoundRule } from '../billing/agreement-not-found.js';
+import { INVALID, VARIABLES, type Variable, type VariableName, type VariableValues } from './variables.js';
+import type { RateLimit } from '../limits/rate-limit.js';
 
 export interface RelayConfig {
   /** The value of every variable the table marks secret (and a password inside `REDIS_URL`): for the logs to scrub. */

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CONFIG_GROUPS, VARIABLES, type ConfigGroup, type Variable } from './config-variables.js';
+import { CONFIG_GROUPS, VARIABLES, type ConfigGroup, type Variable } from './variables.js';
 import { writeStarterEnv } from './init-env.js';
 
 const NAME = 'billing-pay-relay';
@@ -54,7 +54,7 @@ function usageError(message: string): CommandLine {
 
 /** The installed package's version: the nearest package.json above this module (src/relay/, or a dist/relay/ chunk). */
 function version(): string {
-  for (let dir = new URL('./', import.meta.url); ; dir = new URL('../', dir)) {
+  for (let dir = new URL('../', import.meta.url); ; dir = new URL('../../', dir)) {
     try {
       return (JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as { version: string }).version;
     } catch (error) {

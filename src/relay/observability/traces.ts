@@ -3,7 +3,7 @@
  * OTLP endpoint there are none and no OpenTelemetry module is loaded; with one, otel.ts is imported (a chunk of its own
  * in the bundle, see scripts/build-servers.ts).
  */
-import type { RelayConfig } from '../config.js';
+import type { RelayConfig } from '../config/load.js';
 
 /** What a request's span may say of it: never a header, a path with values in it, nor a query. */
 export interface RequestOutcome {
