@@ -14,7 +14,7 @@ import type { ValidPayment } from '../../../eps/request.js';
 import type { RelayContext } from '../../http/context.js';
 import { RelayError } from '../../http/errors.js';
 import type { KeyedHash } from '../keyed-hash.js';
-import type { RecentClaim, RecentPaymentStore } from './store.js';
+import type { RecentPaymentStore } from './store.js';
 
 export interface DuplicateGuardOptions {
   store: RecentPaymentStore;
@@ -24,7 +24,7 @@ export interface DuplicateGuardOptions {
   now?: () => number;
   onDuplicate?: () => void;
   /** A store failure after the payment was answered (the answer goes out all the same). */
-  onStoreError?: (c: Context<RelayContext>, error: unknown, operation: 'note' | 'release') => void;
+  onStoreError?: (c: Context<RelayContext>, error: unknown, operation: 'release') => void;
 }
 
 export function duplicateGuard({
@@ -41,22 +41,12 @@ export function duplicateGuard({
     const key = recentPaymentKey(hash, payment);
     const at = now();
     if (payment.confirm_duplicate) {
-      await next();
-      if (counts(c)) await store.note(key, at, windowMs).catch((error: unknown) => onStoreError?.(c, error, 'note'));
-      return;
+      // Marked before it is sent, as a claim is: unmarked, its own repeat would not be asked about. A confirmed
+      // payment that then does not count keeps the mark (one more question, never one fewer).
+      await stored(store.note(key, at, windowMs));
+      return next();
     }
-    let claim: RecentClaim;
-    try {
-      claim = await store.claim(key, at, windowMs);
-    } catch (error) {
-      // Without the store a second payment could not be recognised: nothing is sent to the billing.
-      throw new RelayError(503, 'store_unavailable', 'Payments are paused for a moment; try again shortly.', {
-        cause: error,
-        billingReached: false,
-        retryable: true,
-        retryAfterSeconds: 5,
-      });
-    }
+    const claim = await stored(store.claim(key, at, windowMs));
     if (claim.kind === 'recent') {
       onDuplicate?.();
       throw new RelayError(
@@ -76,6 +66,20 @@ export function duplicateGuard({
     }
     if (!counts(c)) await release();
   });
+}
+
+/** A mark's write or read; failing (a full disk, Redis gone), a second payment could not be recognised: nothing is sent. */
+async function stored<T>(step: Promise<T>): Promise<T> {
+  try {
+    return await step;
+  } catch (error) {
+    throw new RelayError(503, 'store_unavailable', 'Payments are paused for a moment; try again shortly.', {
+      cause: error,
+      billingReached: false,
+      retryable: true,
+      retryAfterSeconds: 5,
+    });
+  }
 }
 
 /** Whether the answer may stand for a payment: created, or sent with an outcome not known. */
