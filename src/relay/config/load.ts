@@ -1,106 +1,43 @@
 /**
  * The relay's configuration, read once from the environment and checked as a whole: a bad start names every bad or
- * missing variable at once. The variables are one table (config-variables.ts); this is what the code reads of them.
+ * missing variable at once. The variables are one table (variables.ts), which also gives `RelayConfig` its type.
  */
 import { readFileSync } from 'node:fs';
-import type { LookupKind } from '../../eps/lookup.js';
 import { SYSTEM_IDS, type SystemId } from '../../eps/systems.js';
 import { isLoopbackHost } from '../../eps/url.js';
 import type { AgreementNotFoundRule } from '../billing/agreement-not-found.js';
-import { INVALID, VARIABLES, type Variable, type VariableName, type VariableValues } from './variables.js';
-import type { RateLimit } from '../limits/rate-limit.js';
+import {
+  INVALID,
+  VARIABLES,
+  type TableConfig,
+  type Variable,
+  type VariableName,
+  type VariableValues,
+} from './variables.js';
 
-export interface RelayConfig {
+/** The relay's configuration: one property per variable as the table says (`TableConfig`), and those made of several. */
+export type RelayConfig = TableConfig & CombinedConfig;
+
+/** What several variables make together, or what no variable names alone. */
+interface CombinedConfig {
   /** The value of every variable the table marks secret (and a password inside `REDIS_URL`): for the logs to scrub. */
   secrets: string[];
-  /** Ends with `/api/rest/v1`, no trailing slash. */
-  billingBaseUrl: string;
-  billingUsername: string;
-  billingPassword: string;
   /** The `eps_uuid` of each offered system; a system without one is not offered. */
   epsUuids: Partial<Record<SystemId, string>>;
-  /** Merchant page origins (`https://shop.example`), for CORS, the Origin check and return URLs. */
-  allowedOrigins: string[];
-  host: string;
-  port: number;
-  /** Where every route is served: `''` (the root) or a path such as `/relay`, without a trailing slash. */
-  basePath: string;
   /** The metrics listener (`METRICS_PORT`); absent: no metrics are served. */
   metrics?: { host: string; port: number };
   /** The largest payment, in minor units, and as text. */
   maxAmount: bigint;
   maxAmountText: string;
-  /** N of the billing's autopayments, in days before each new period: the widget tells the payer. */
-  autopayLeadDays: number;
-  /** The agreement lookup kinds offered to clients. */
-  lookups: LookupKind[];
-  /** Where the payment page's address may be found in the billing's answer, tried in this order. */
-  redirectUrlKeys: string[];
-  /** Time limit of each billing call, in milliseconds. */
-  billingTimeoutMs: number;
-  /** How `expires_in` of `GET /auth` is counted (the spec does not say; 600 in its sample reads as seconds). */
-  tokenTtlUnit: 's' | 'ms';
-  /** The log level (pino): `info` by default, `silent` in tests. */
-  logLevel: string;
-  /** With a Redis URL, idempotency keys, rate limits and the billing token are shared by every relay instance. */
-  redisUrl?: string;
   /** Redis through Sentinel (`REDIS_SENTINELS`, exclusive with `redisUrl`): the sentinels name the primary. */
   redisSentinel?: RedisSentinelConfig;
-  /** The data nodes' ACL user and password (with `REDIS_URL` too, unless the URL carries its own). */
-  redisUsername?: string;
-  redisPassword?: string;
   /**
    * With Redis: how many replicas must acknowledge an idempotency claim (and its answer) before the payment leaves
    * (`WAIT`); 0: none asked for (replication is asynchronous).
    */
   redisWaitReplicas: number;
-  /** The start of every Redis key the relay writes (`REDIS_KEY_PREFIX`). */
-  redisKeyPrefix: string;
-  /** The secret the fleet's billing token is sealed under in Redis; unset: one derived from the billing credentials. */
-  tokenSecret?: string;
-  /** While `tokenSecret` is rotated, its former value: the token is opened under either and sealed under both. */
-  tokenSecretPrevious?: string;
-  /** The request header that carries the client's address, set by a proxy in front of the relay; none: the socket. */
-  trustProxy?: string;
-  rateLimitIp: RateLimit;
-  rateLimitAgreement: RateLimit;
-  /** Payments whose lookup found no agreement, per client address group. */
-  rateLimitNotFound: RateLimit;
-  /** IPv6 clients count by this many leading bits of their address. */
-  rateLimitIpv6Prefix: number;
-  /** The key of the keyed digests kept in stores; unset: one derived from the billing credentials. */
-  hashSecret?: string;
-  idempotencyTtlSeconds: number;
-  /** A payment like one made this many seconds ago is refused unless confirmed (`duplicate_payment`); 0: off. */
-  duplicateWindowSeconds: number;
-  /** The key that checks client sessions (HS256, at least 32 bytes); unset: the payment-method endpoints are off. */
-  sessionSecret?: string;
-  /** While `sessionSecret` is rotated, its former value: sessions it signed are still accepted. */
-  sessionSecretPrevious?: string;
-  /** The query parameter that scopes `GET /payment_methods` to an agreement (not documented by the billing). */
-  paymentMethodsAgreementParam: string;
-  /** The field of a payment method record that names its agreement: the proof that it belongs to the session's. */
-  paymentMethodsAgreementField: string;
-  /**
-   * The merchant declares that its billing lists only the asked agreement's methods (`PAYMENT_METHODS_AGREEMENT_PARAM`):
-   * a record without the agreement field is then taken as the session's. Off by default (fail closed).
-   */
-  paymentMethodsTrustScope: boolean;
-  /** The largest billing answer read, in bytes; a larger one is a 502 and its connection is dropped. */
-  billingMaxResponseBytes: number;
-  /** Fields of the billing's payment answer passed on to the browser besides `payment_id` (none by default). */
-  paymentAnswerFields: string[];
-  /** The SQLite file that keeps idempotency keys without Redis (`:memory:`: this process only, for tests). */
-  storeFile: string;
-  /** The most keys each in-memory rate limiter tracks; past it a request with a new key is a 503. */
-  rateLimitMaxKeys: number;
-  /** `/session` and `/payment-methods`: per client session (its agreement) and per address. */
-  rateLimitSession: RateLimit;
-  rateLimitSessionIp: RateLimit;
   /** Where spans are sent (OTLP/HTTP); unset: no traces. */
   tracesEndpoint?: string;
-  /** A client session older than this (by its `iat`) is refused. */
-  sessionMaxAgeSeconds: number;
   /** The Node server's limits on slow or idle clients, and on open connections. */
   server: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; maxConnections: number };
   /** How the billing's "no agreement found" answer to a payment is recognised (the spec shows no error format). */
@@ -128,7 +65,7 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-/** Reads and checks the configuration (the table of config-variables.ts); throws a `ConfigError` naming every problem. */
+/** Reads and checks the configuration (the table of variables.ts); throws a `ConfigError` naming every problem. */
 export function loadConfig(env: Env = process.env): RelayConfig {
   const problems: string[] = [];
   const values: VariableValues = {};
@@ -187,27 +124,18 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     problems.push('REDIS_SENTINEL_TLS is set without REDIS_SENTINELS (with REDIS_URL: a rediss:// URL)');
 
   if (problems.length) throw new ConfigError(problems);
+  const table: Record<string, unknown> = {};
+  for (const [name, variable] of Object.entries(VARIABLES) as [VariableName, Variable<unknown>][]) {
+    const value = v[name] ?? variable.unset;
+    if (variable.config && value !== undefined) table[variable.config] = value;
+  }
   const traces = tracesEndpoint(v);
-  return {
+  const combined: CombinedConfig = {
     secrets,
-    billingBaseUrl: v.BILLING_BASE_URL!,
-    billingUsername: v.BILLING_USERNAME!,
-    billingPassword: v.BILLING_PASSWORD!,
     epsUuids,
-    allowedOrigins: v.ALLOWED_ORIGINS!,
-    host: v.HOST!,
-    port: v.PORT!,
-    basePath: v.BASE_PATH ?? '',
     ...(v.METRICS_PORT !== undefined && { metrics: { host: v.METRICS_HOST!, port: v.METRICS_PORT } }),
     maxAmount: v.MAX_AMOUNT!.minor,
     maxAmountText: v.MAX_AMOUNT!.text,
-    autopayLeadDays: v.AUTOPAYMENT_LEAD_DAYS!,
-    lookups: v.ALLOWED_LOOKUPS!,
-    redirectUrlKeys: v.REDIRECT_URL_KEYS!,
-    billingTimeoutMs: v.BILLING_TIMEOUT_MS!,
-    tokenTtlUnit: v.BILLING_TOKEN_TTL_UNIT!,
-    logLevel: v.LOG_LEVEL!,
-    ...(v.REDIS_URL && { redisUrl: v.REDIS_URL }),
     ...(v.REDIS_SENTINELS && {
       redisSentinel: {
         nodes: v.REDIS_SENTINELS,
@@ -217,33 +145,8 @@ export function loadConfig(env: Env = process.env): RelayConfig {
         tls: v.REDIS_SENTINEL_TLS === true,
       },
     }),
-    ...(v.REDIS_USERNAME && { redisUsername: v.REDIS_USERNAME }),
-    ...(v.REDIS_PASSWORD && { redisPassword: v.REDIS_PASSWORD }),
     // Under Sentinel a failover is expected: a claim only the dead primary held would let a retry pay again.
     redisWaitReplicas: v.REDIS_WAIT_REPLICAS ?? (v.REDIS_SENTINELS ? 1 : 0),
-    redisKeyPrefix: v.REDIS_KEY_PREFIX!,
-    ...(v.TOKEN_SECRET && { tokenSecret: v.TOKEN_SECRET }),
-    ...(v.TOKEN_SECRET_PREVIOUS && { tokenSecretPrevious: v.TOKEN_SECRET_PREVIOUS }),
-    ...(v.TRUST_PROXY && { trustProxy: v.TRUST_PROXY }),
-    rateLimitIp: v.RATE_LIMIT_IP!,
-    rateLimitAgreement: v.RATE_LIMIT_AGREEMENT!,
-    rateLimitNotFound: v.RATE_LIMIT_NOT_FOUND!,
-    rateLimitIpv6Prefix: v.RATE_LIMIT_IPV6_PREFIX!,
-    ...(v.HASH_SECRET && { hashSecret: v.HASH_SECRET }),
-    idempotencyTtlSeconds: v.IDEMPOTENCY_TTL_SECONDS!,
-    duplicateWindowSeconds: v.DUPLICATE_WINDOW_SECONDS!,
-    ...(v.SESSION_SECRET && { sessionSecret: v.SESSION_SECRET }),
-    ...(v.SESSION_SECRET_PREVIOUS && { sessionSecretPrevious: v.SESSION_SECRET_PREVIOUS }),
-    paymentMethodsAgreementParam: v.PAYMENT_METHODS_AGREEMENT_PARAM!,
-    paymentMethodsAgreementField: v.PAYMENT_METHODS_AGREEMENT_FIELD!,
-    paymentMethodsTrustScope: v.PAYMENT_METHODS_TRUST_BILLING_SCOPE === true,
-    billingMaxResponseBytes: v.BILLING_MAX_RESPONSE_BYTES!,
-    paymentAnswerFields: v.PAYMENT_ANSWER_FIELDS ?? [],
-    storeFile: v.STORE_FILE!,
-    rateLimitMaxKeys: v.RATE_LIMIT_MAX_KEYS!,
-    rateLimitSession: v.RATE_LIMIT_SESSION!,
-    rateLimitSessionIp: v.RATE_LIMIT_SESSION_IP!,
-    sessionMaxAgeSeconds: v.SESSION_MAX_AGE_SECONDS!,
     server: {
       headersTimeoutMs: v.SERVER_HEADERS_TIMEOUT_MS!,
       requestTimeoutMs: v.SERVER_REQUEST_TIMEOUT_MS!,
@@ -253,6 +156,8 @@ export function loadConfig(env: Env = process.env): RelayConfig {
     ...(traces && { tracesEndpoint: traces }),
     agreementNotFound: { statuses: v.AGREEMENT_NOT_FOUND_STATUS ?? [], pattern: v.AGREEMENT_NOT_FOUND_TEXT ?? null },
   };
+  // The table's rows each fill their property, as TableConfig says of them.
+  return { ...(table as TableConfig), ...combined };
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Every environment variable of the relay, once: its group, default, whether it is required or secret, what it means,
- * what a good value is, and how it is read. `loadConfig` (config.ts) runs this table; the docs' configuration table
- * and `.env.example` are generated from it (scripts/docs/config-tables.ts).
+ * what a good value is, how it is read and which `RelayConfig` property it fills. `loadConfig` (load.ts) runs this
+ * table, and `RelayConfig`'s type is derived from it (`TableConfig`); the docs' configuration table and `.env.example`
+ * are generated from it (scripts/docs/config-tables.ts).
  */
 import { pino } from 'pino';
 import { canonicalAmount, toMinorUnits } from '../../eps/amount.js';
@@ -43,11 +44,16 @@ export interface Variable<T> {
   must: string;
   /** What it does, for the docs (Markdown). */
   description: string;
+  /** The `RelayConfig` property the value goes to; none: one that several variables make together (load.ts). */
+  config?: string;
+  /** The property's value when the variable gives none (unset without a default, or empty). */
+  unset?: T;
   /** The value, or `INVALID`. Called only for a non-empty (trimmed) text. */
   parse(text: string): T | typeof INVALID;
 }
 
-const variable = <T>(v: Variable<T>): Variable<T> => v;
+/** A row, its literal types kept (`config`, `required`, `default`…): `TableConfig` is read from them. */
+const variable = <const V extends Variable<unknown>>(v: V): V => v;
 
 const text = (t: string) => t;
 const list = (t: string) => t.split(/[\s,]+/).filter(Boolean);
@@ -83,6 +89,7 @@ const LOG_LEVELS = [...Object.keys(pino.levels.values), 'silent'];
 export const VARIABLES = {
   BILLING_BASE_URL: variable({
     group: 'billing',
+    config: 'billingBaseUrl',
     required: true,
     example: 'https://billing.example/api/rest/v1',
     must: 'be an http(s) URL without credentials, ending with /api/rest/v1',
@@ -95,6 +102,7 @@ export const VARIABLES = {
   }),
   BILLING_USERNAME: variable({
     group: 'billing',
+    config: 'billingUsername',
     required: true,
     must: 'be the billing user name',
     description: 'HTTP Basic user name for `GET /auth`',
@@ -102,6 +110,7 @@ export const VARIABLES = {
   }),
   BILLING_PASSWORD: variable({
     group: 'billing',
+    config: 'billingPassword',
     required: true,
     secret: true,
     must: 'be the billing password',
@@ -137,6 +146,7 @@ export const VARIABLES = {
   }),
   BILLING_TIMEOUT_MS: variable({
     group: 'billing',
+    config: 'billingTimeoutMs',
     default: '10000',
     must: `be ${ms}`,
     description: 'time limit of each billing call (connect, headers, body, total)',
@@ -144,6 +154,7 @@ export const VARIABLES = {
   }),
   BILLING_MAX_RESPONSE_BYTES: variable({
     group: 'billing',
+    config: 'billingMaxResponseBytes',
     default: '1048576',
     must: 'be a number of bytes, greater than 0',
     description:
@@ -152,6 +163,7 @@ export const VARIABLES = {
   }),
   BILLING_TOKEN_TTL_UNIT: variable({
     group: 'profile',
+    config: 'tokenTtlUnit',
     default: 's',
     must: 'be s or ms',
     description: 'unit of `expires_in` from `GET /auth` (`s` or `ms`)',
@@ -159,6 +171,7 @@ export const VARIABLES = {
   }),
   REDIRECT_URL_KEYS: variable({
     group: 'profile',
+    config: 'redirectUrlKeys',
     default: 'confirmation_url,payment_url,redirect_url,url',
     must: "list the names of the billing answer's fields, at the top level of its response, such as confirmation_url,payment_url",
     description: 'keys of the billing’s answer searched, in order, for the payment page address',
@@ -169,6 +182,8 @@ export const VARIABLES = {
   }),
   PAYMENT_ANSWER_FIELDS: variable({
     group: 'profile',
+    config: 'paymentAnswerFields',
+    unset: [],
     default: '',
     empty: 'none',
     must: "list field names of the billing's payment answer, such as status,amount",
@@ -208,6 +223,7 @@ export const VARIABLES = {
   }),
   PAYMENT_METHODS_AGREEMENT_PARAM: variable({
     group: 'profile',
+    config: 'paymentMethodsAgreementParam',
     default: 'agreement_id',
     must: 'be a parameter name',
     description:
@@ -216,6 +232,7 @@ export const VARIABLES = {
   }),
   PAYMENT_METHODS_AGREEMENT_FIELD: variable({
     group: 'profile',
+    config: 'paymentMethodsAgreementField',
     default: 'agreement_id',
     must: 'be a field name',
     description:
@@ -224,6 +241,7 @@ export const VARIABLES = {
   }),
   PAYMENT_METHODS_TRUST_BILLING_SCOPE: variable({
     group: 'profile',
+    config: 'paymentMethodsTrustScope',
     default: 'false',
     must: 'be true or false',
     description:
@@ -232,6 +250,7 @@ export const VARIABLES = {
   }),
   AUTOPAYMENT_LEAD_DAYS: variable({
     group: 'profile',
+    config: 'autopayLeadDays',
     default: String(DEFAULT_AUTOPAY_LEAD_DAYS),
     must: `be a whole number of days from 1 to ${MAX_AUTOPAY_LEAD_DAYS}`,
     description:
@@ -243,6 +262,7 @@ export const VARIABLES = {
   }),
   ALLOWED_ORIGINS: variable({
     group: 'payments',
+    config: 'allowedOrigins',
     required: true,
     example: 'https://shop.example',
     must: 'list origins such as https://shop.example',
@@ -266,6 +286,7 @@ export const VARIABLES = {
   }),
   ALLOWED_LOOKUPS: variable({
     group: 'payments',
+    config: 'lookups',
     default: IMPERSONAL_LOOKUP_KINDS.join(' '),
     must: `list agreement lookup kinds among ${LOOKUP_KINDS.join(', ')}`,
     description: `agreement lookup kinds offered; by default only the numbers and codes printed on a bill — a login (1), full name (4), e-mail (7) or taxpayer number (15) is offered only when listed here, and then a public page tells whoever asks whether a customer by that value exists (see "Lookups" in docs/security.md); all: \`${LOOKUP_KINDS.join(' ')}\``,
@@ -276,6 +297,7 @@ export const VARIABLES = {
   }),
   DUPLICATE_WINDOW_SECONDS: variable({
     group: 'payments',
+    config: 'duplicateWindowSeconds',
     default: '900',
     must: 'be a number of seconds (0: off)',
     description:
@@ -284,6 +306,7 @@ export const VARIABLES = {
   }),
   HOST: variable({
     group: 'server',
+    config: 'host',
     default: '127.0.0.1',
     must: 'be an address to listen on, such as 127.0.0.1 or 0.0.0.0',
     description: 'listening address (`0.0.0.0` behind a proxy or in a container)',
@@ -291,6 +314,7 @@ export const VARIABLES = {
   }),
   PORT: variable({
     group: 'server',
+    config: 'port',
     default: '8787',
     must: 'be a port number (0–65535)',
     description: 'listening port',
@@ -298,6 +322,8 @@ export const VARIABLES = {
   }),
   BASE_PATH: variable({
     group: 'server',
+    config: 'basePath',
+    unset: '',
     empty: 'the root',
     must: 'be a path such as /relay (letters, digits and . _ ~ - between slashes)',
     description:
@@ -325,6 +351,7 @@ export const VARIABLES = {
   }),
   TRUST_PROXY: variable({
     group: 'server',
+    config: 'trustProxy',
     must: 'be a header name such as x-forwarded-for',
     description:
       'the header a proxy in front of the relay sets to the client’s address (`x-forwarded-for`: its last entry is used; `x-real-ip`); unset: the socket’s address. Also makes `X-Forwarded-Proto: https` turn on HSTS',
@@ -360,6 +387,7 @@ export const VARIABLES = {
   }),
   LOG_LEVEL: variable({
     group: 'server',
+    config: 'logLevel',
     default: 'info',
     must: `be one of ${LOG_LEVELS.join(', ')}`,
     description: 'pino log level (JSON lines on stdout)',
@@ -367,6 +395,7 @@ export const VARIABLES = {
   }),
   STORE_FILE: variable({
     group: 'stores',
+    config: 'storeFile',
     default: 'billing-pay-relay.db',
     must: 'be the path of the relay’s SQLite file, such as billing-pay-relay.db',
     description:
@@ -375,6 +404,7 @@ export const VARIABLES = {
   }),
   REDIS_URL: variable({
     group: 'stores',
+    config: 'redisUrl',
     secret: true,
     must: 'be a redis:// or rediss:// URL (a user name or password in it percent-encoded: %25 for %)',
     description:
@@ -401,12 +431,14 @@ export const VARIABLES = {
   }),
   REDIS_USERNAME: variable({
     group: 'stores',
+    config: 'redisUsername',
     must: 'be a Redis user name',
     description: 'the Redis data nodes’ ACL user (with `REDIS_URL` too, unless the URL names one)',
     parse: text,
   }),
   REDIS_PASSWORD: variable({
     group: 'stores',
+    config: 'redisPassword',
     secret: true,
     must: 'be a Redis password',
     description: 'the Redis data nodes’ password (`requirepass`; with `REDIS_URL` too, unless the URL carries one)',
@@ -436,6 +468,7 @@ export const VARIABLES = {
   }),
   REDIS_KEY_PREFIX: variable({
     group: 'stores',
+    config: 'redisKeyPrefix',
     default: 'billing-pay:',
     must: 'be printable ASCII without spaces, at most 64 characters, such as billing-pay:',
     description:
@@ -451,6 +484,7 @@ export const VARIABLES = {
   }),
   TOKEN_SECRET: variable({
     group: 'stores',
+    config: 'tokenSecret',
     secret: true,
     must: `be at least ${MIN_SECRET_BYTES} bytes (for example: openssl rand -base64 48)`,
     description:
@@ -459,6 +493,7 @@ export const VARIABLES = {
   }),
   TOKEN_SECRET_PREVIOUS: variable({
     group: 'stores',
+    config: 'tokenSecretPrevious',
     secret: true,
     must: `be at least ${MIN_SECRET_BYTES} bytes, and differ from TOKEN_SECRET`,
     description:
@@ -467,6 +502,7 @@ export const VARIABLES = {
   }),
   HASH_SECRET: variable({
     group: 'stores',
+    config: 'hashSecret',
     secret: true,
     must: `be at least ${MIN_SECRET_BYTES} bytes (for example: openssl rand -base64 48)`,
     description:
@@ -475,6 +511,7 @@ export const VARIABLES = {
   }),
   IDEMPOTENCY_TTL_SECONDS: variable({
     group: 'stores',
+    config: 'idempotencyTtlSeconds',
     default: '86400',
     must: 'be a positive number of seconds',
     description: 'how long an `Idempotency-Key` and its answer are kept',
@@ -482,6 +519,7 @@ export const VARIABLES = {
   }),
   RATE_LIMIT_IP: variable({
     group: 'limits',
+    config: 'rateLimitIp',
     default: '30/60',
     must: perSeconds('30/60'),
     description: 'payment attempts per client address (IPv6: per `RATE_LIMIT_IPV6_PREFIX`) per seconds',
@@ -489,6 +527,7 @@ export const VARIABLES = {
   }),
   RATE_LIMIT_NOT_FOUND: variable({
     group: 'limits',
+    config: 'rateLimitNotFound',
     default: '5/600',
     must: perSeconds('5/600'),
     description:
@@ -497,6 +536,7 @@ export const VARIABLES = {
   }),
   RATE_LIMIT_IPV6_PREFIX: variable({
     group: 'limits',
+    config: 'rateLimitIpv6Prefix',
     default: '64',
     must: 'be a prefix length from 32 to 128',
     description:
@@ -508,6 +548,7 @@ export const VARIABLES = {
   }),
   RATE_LIMIT_AGREEMENT: variable({
     group: 'limits',
+    config: 'rateLimitAgreement',
     default: '10/60',
     must: perSeconds('10/60'),
     description:
@@ -516,6 +557,7 @@ export const VARIABLES = {
   }),
   RATE_LIMIT_SESSION: variable({
     group: 'limits',
+    config: 'rateLimitSession',
     default: '60/60',
     must: perSeconds('60/60'),
     description: 'calls of `/session` and `/payment-methods` per client session (its agreement) per seconds',
@@ -523,6 +565,7 @@ export const VARIABLES = {
   }),
   RATE_LIMIT_SESSION_IP: variable({
     group: 'limits',
+    config: 'rateLimitSessionIp',
     default: '120/60',
     must: perSeconds('120/60'),
     description:
@@ -531,6 +574,7 @@ export const VARIABLES = {
   }),
   RATE_LIMIT_MAX_KEYS: variable({
     group: 'limits',
+    config: 'rateLimitMaxKeys',
     default: '100000',
     must: 'be a number of keys, greater than 0',
     description:
@@ -539,6 +583,7 @@ export const VARIABLES = {
   }),
   SESSION_SECRET: variable({
     group: 'sessions',
+    config: 'sessionSecret',
     secret: true,
     must: `be at least ${MIN_SECRET_BYTES} bytes (for example: openssl rand -base64 48)`,
     description:
@@ -547,6 +592,7 @@ export const VARIABLES = {
   }),
   SESSION_SECRET_PREVIOUS: variable({
     group: 'sessions',
+    config: 'sessionSecretPrevious',
     secret: true,
     must: `be at least ${MIN_SECRET_BYTES} bytes, and differ from SESSION_SECRET`,
     description:
@@ -555,6 +601,7 @@ export const VARIABLES = {
   }),
   SESSION_MAX_AGE_SECONDS: variable({
     group: 'sessions',
+    config: 'sessionMaxAgeSeconds',
     default: '86400',
     must: 'be a number of seconds, greater than 0',
     description: 'a client session issued (`iat`) longer ago than this is refused, whatever its expiry',
@@ -577,9 +624,25 @@ export const VARIABLES = {
 
 export type VariableName = keyof typeof VARIABLES;
 
+type Row<K extends VariableName> = (typeof VARIABLES)[K];
+type Value<K extends VariableName> = Exclude<ReturnType<Row<K>['parse']>, typeof INVALID>;
+
 /** The value each variable reads into (absent when unset and without a default, or empty). */
-export type VariableValues = {
-  [K in VariableName]?: Exclude<ReturnType<(typeof VARIABLES)[K]['parse']>, typeof INVALID>;
+export type VariableValues = { [K in VariableName]?: Value<K> };
+
+/** Whether a row always gives its property a value: required, with `unset`, or with a default that cannot be emptied. */
+type Always<V> = V extends { required: true } | { unset: unknown }
+  ? true
+  : V extends { empty: string }
+    ? false
+    : V extends { default: string }
+      ? true
+      : false;
+type PropertyOf<K extends VariableName> = Row<K> extends { config: infer P extends string } ? P : never;
+
+/** The part of `RelayConfig` that is one variable per property: each row's `config`, of its parser's type. */
+export type TableConfig = { [K in VariableName as Always<Row<K>> extends true ? PropertyOf<K> : never]: Value<K> } & {
+  [K in VariableName as Always<Row<K>> extends true ? never : PropertyOf<K>]?: Value<K>;
 };
 
 /** `host:port` or `[ipv6]:port`. */
