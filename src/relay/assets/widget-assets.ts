@@ -108,7 +108,7 @@ export function serveWidgetAssets(load: () => Promise<WidgetAssets | null>): Mid
     const assets = await load();
     const asset = assets?.get(c.req.param('file') ?? '');
     if (!asset) {
-      if (!assets) throw new RelayError(404, 'not_found', 'The widget has not been built (npm run build).');
+      if (!assets) throw new RelayError('not_found', { message: 'The widget has not been built (npm run build).' });
       return next();
     }
     const compressed = asset.forms.br !== undefined;

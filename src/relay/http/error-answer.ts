@@ -7,7 +7,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from 'pino';
 import type { RelayContext } from './context.js';
-import { RelayError, type ErrorStatus } from './errors.js';
+import { RelayError, type StatusOf } from './errors.js';
 
 /** A JSON answer whose text the idempotency store can keep (the payment's answer and every error). */
 export function jsonAnswer(c: Context<RelayContext>, body: unknown, status: ContentfulStatusCode): Response {
@@ -33,18 +33,20 @@ export function answerError(logger: Logger): ErrorHandler<RelayContext> {
 
 /** `app.notFound`. */
 export function notFound(): never {
-  throw new RelayError(404, 'not_found', 'There is nothing at this address.');
+  throw new RelayError('not_found');
 }
 
 function toRelayError(error: Error): RelayError {
   if (error instanceof RelayError) return error;
   if (error instanceof HTTPException) {
     const status = error.status;
-    if (status === 413) return new RelayError(413, 'payload_too_large', 'The request body is too large.');
+    if (status === 413) return new RelayError('payload_too_large');
+    // Hono's own 4xx (none on the relay's routes: app.mount's 400) keeps its status, outside the table's.
     if (status >= 400 && status < 500)
-      return new RelayError(status as ErrorStatus, 'validation_failed', error.message || 'The request is not valid.');
+      return new RelayError('validation_failed', {
+        status: status as StatusOf<'validation_failed'>,
+        message: error.message || 'The request is not valid.',
+      });
   }
-  return new RelayError(500, 'internal_error', 'Something went wrong in the relay; it has been logged.', {
-    cause: error,
-  });
+  return new RelayError('internal_error', { cause: error });
 }

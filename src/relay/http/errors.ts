@@ -2,85 +2,52 @@
  * Every error the relay answers has one JSON shape: `{"error": {"code", "message", "fields"?}}`. A field's problem
  * travels as its key (`amount_decimals`) with the English text for API users beside it, never as a sentence alone.
  */
-import type { ErrorCode } from '../../eps/errors.js';
+import { ERRORS, type ErrorCode } from '../../eps/errors.js';
 import { problemText, type ProblemKey } from '../../eps/messages.js';
 import type { ErrorAnswer } from '../../eps/relay-api.js';
 
-/**
- * The statuses an error may have: 4xx and 5xx (the same numbers as Hono's `ClientErrorStatusCode` and
- * `ServerErrorStatusCode`). Spelled out rather than imported: this module reaches the published package's types (via
- * `billing-pay/relay/session`), where hono is not installed.
- */
-export type ErrorStatus =
-  | 400
-  | 401
-  | 402
-  | 403
-  | 404
-  | 405
-  | 406
-  | 407
-  | 408
-  | 409
-  | 410
-  | 411
-  | 412
-  | 413
-  | 414
-  | 415
-  | 416
-  | 417
-  | 418
-  | 421
-  | 422
-  | 423
-  | 424
-  | 425
-  | 426
-  | 428
-  | 429
-  | 431
-  | 451
-  | 500
-  | 501
-  | 502
-  | 503
-  | 504
-  | 505
-  | 506
-  | 507
-  | 508
-  | 510
-  | 511;
-
 export type { ErrorCode } from '../../eps/errors.js';
 
-/** An error with its answer: the status, a stable code for programs and a message for people. */
-export class RelayError extends Error {
+/** The statuses the error table (`ERRORS`) gives a code. */
+export type StatusOf<C extends ErrorCode> = (typeof ERRORS)[C]['status'][number];
+
+export interface RelayErrorOptions<C extends ErrorCode> {
+  /** The table's message unless the answer says more (a limit, a status, an origin). */
+  message?: string;
+  /** One of the code's statuses in the table; its first by default. */
+  status?: StatusOf<C>;
+  /** Field path → problem key. */
+  fields?: Record<string, ProblemKey>;
+  cause?: unknown;
+  billingReached?: boolean;
+  retryable?: boolean;
+  retryAfterSeconds?: number;
+  billingMessage?: string | null;
+  /** `duplicate_payment`: when the earlier payment was sent (ISO 8601). */
+  earlierAt?: string;
+}
+
+/**
+ * An error with its answer: a stable code for programs, and the status and message for people that the error table
+ * gives it — a throw site names the code, and only what the table cannot know.
+ */
+export class RelayError<C extends ErrorCode = ErrorCode> extends Error {
+  readonly status: StatusOf<C>;
+
   constructor(
-    readonly status: ErrorStatus,
-    readonly code: ErrorCode,
-    message: string,
-    options?: {
-      /** Field path → problem key. */
-      fields?: Record<string, ProblemKey>;
-      cause?: unknown;
-      billingReached?: boolean;
-      retryable?: boolean;
-      retryAfterSeconds?: number;
-      billingMessage?: string | null;
-      /** `duplicate_payment`: when the earlier payment was sent (ISO 8601). */
-      earlierAt?: string;
-    },
+    readonly code: C,
+    options: RelayErrorOptions<C> = {},
   ) {
-    super(message, { cause: options?.cause });
+    const entry = ERRORS[code];
+    super(options.message ?? entry.message, { cause: options.cause });
     this.name = 'RelayError';
-    this.fields = options?.fields;
-    this.billingReached = options?.billingReached ?? true;
-    this.retryable = options?.retryable ?? false;
-    this.retryAfterSeconds = options?.retryAfterSeconds;
-    this.billingMessage = options?.billingMessage ?? undefined;
-    this.earlierAt = options?.earlierAt;
+    this.status = options.status ?? (entry.status[0] as StatusOf<C>);
+    this.fields = options.fields;
+    this.billingReached = options.billingReached ?? true;
+    this.retryable = options.retryable ?? false;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.billingMessage = options.billingMessage ?? undefined;
+    this.earlierAt = options.earlierAt;
   }
 
   /** Field path (`amount`, `eps_params.email`) → problem key (`amount_decimals`). */

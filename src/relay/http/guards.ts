@@ -28,7 +28,8 @@ export function securityHeaders(config: Pick<RelayConfig, 'trustProxy'>) {
  * the relay (see bench/results.md); a body without one (chunked) is still counted by `bodyLimit` as it streams in.
  */
 export function limitBody(max: number) {
-  const tooLarge = () => new RelayError(413, 'payload_too_large', `The request body is larger than ${max} bytes.`);
+  const tooLarge = () =>
+    new RelayError('payload_too_large', { message: `The request body is larger than ${max} bytes.` });
   const streamed = bodyLimit({
     maxSize: max,
     onError: () => {
@@ -54,7 +55,7 @@ export function requireAllowedOrigin(allowed: Set<string>) {
     const origin = c.req.header('origin');
     if (!origin || !allowed.has(origin)) {
       logRefusedOrigin(c, origin);
-      throw new RelayError(403, 'origin_not_allowed', 'Payments may only be started from the merchant’s own pages.');
+      throw new RelayError('origin_not_allowed');
     }
     await next();
   });
@@ -71,11 +72,9 @@ export function refuseForeignOrigin(allowed: Set<string>) {
     if (origin !== undefined && !allowed.has(origin)) {
       logRefusedOrigin(c, origin);
       c.header('Access-Control-Allow-Origin', origin);
-      throw new RelayError(
-        403,
-        'origin_not_allowed',
-        `The relay's ALLOWED_ORIGINS does not name ${origin}: add it there for the widget to work on this page.`,
-      );
+      throw new RelayError('origin_not_allowed', {
+        message: `The relay's ALLOWED_ORIGINS does not name ${origin}: add it there for the widget to work on this page.`,
+      });
     }
     await next();
   });

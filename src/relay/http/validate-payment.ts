@@ -18,7 +18,7 @@ export function validatePayment(rules: PaymentRules, allowedOrigins: Set<string>
       ? foreignReturnUrls(checked.value.system, checked.value.params, allowedOrigins)
       : checked.fields;
     if (!checked.ok || Object.keys(problems).length) {
-      throw new RelayError(422, 'validation_failed', 'The payment request is not valid.', { fields: problems });
+      throw new RelayError('validation_failed', { fields: problems });
     }
     c.set('payment', checked.value);
     await next();
@@ -27,7 +27,7 @@ export function validatePayment(rules: PaymentRules, allowedOrigins: Set<string>
 
 async function readJson(c: Context): Promise<unknown> {
   if (!isJsonMediaType(c.req.header('content-type'))) {
-    throw new RelayError(415, 'unsupported_media_type', 'Send the payment as JSON (Content-Type: application/json).');
+    throw new RelayError('unsupported_media_type');
   }
   const text = (await c.req.text()).replace(AMOUNT_NUMBER, '$1"$2"');
   try {
@@ -35,7 +35,7 @@ async function readJson(c: Context): Promise<unknown> {
     // is spared (measured: it costs twice the parse).
     return text.includes('\\u') ? JSON.parse(text, unreadableAmount) : JSON.parse(text);
   } catch {
-    throw new RelayError(400, 'invalid_json', 'The request body is not valid JSON.');
+    throw new RelayError('invalid_json');
   }
 }
 

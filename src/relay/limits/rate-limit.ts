@@ -120,7 +120,8 @@ export function rateLimit(
   limiter: RateLimiterAbstract,
   keyOf: (c: Context<RelayContext>) => string | undefined,
   onReject?: () => void,
-  message = 'Too many payment attempts; try again in a moment.',
+  /** The table's (`rate_limited`) unless given. */
+  message?: string,
 ) {
   return createMiddleware<RelayContext>(async (c, next) => {
     const key = keyOf(c);
@@ -131,7 +132,8 @@ export function rateLimit(
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
         onReject?.();
         // Refused before the billing: the Idempotency-Key stays free for the retry.
-        throw new RelayError(429, 'rate_limited', message, {
+        throw new RelayError('rate_limited', {
+          message,
           billingReached: false,
           retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)),
         });
@@ -160,7 +162,8 @@ export function limitOutcome(
     const spent = await limiter.get(key);
     if (spent && spent.remainingPoints <= 0 && spent.msBeforeNext > 0) {
       onReject?.();
-      throw new RelayError(429, 'rate_limited', message, {
+      throw new RelayError('rate_limited', {
+        message,
         billingReached: false,
         retryAfterSeconds: Math.max(1, Math.ceil(spent.msBeforeNext / 1000)),
       });

@@ -21,22 +21,15 @@ export function operationRoutes({
     try {
       await Promise.all([redisGuard?.check(), idempotencyStore.probe?.()]);
     } catch (error) {
-      throw new RelayError(
-        503,
-        'not_ready',
-        'The relay’s key store cannot record a payment now (it does not answer, refuses writes, or may evict keys).',
-        { cause: error },
-      );
+      throw new RelayError('not_ready', { cause: error });
     }
     try {
       await billing.ready();
     } catch (error) {
-      throw new RelayError(
-        503,
-        'not_ready',
-        'The billing service is not reachable or refuses the relay’s credentials.',
-        { cause: error },
-      );
+      throw new RelayError('not_ready', {
+        message: 'The billing service is not reachable or refuses the relay’s credentials.',
+        cause: error,
+      });
     }
     return c.json({ status: 'ready' });
   });

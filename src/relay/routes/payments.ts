@@ -121,11 +121,9 @@ export function findRedirectUrl(response: Record<string, unknown>, keys: string[
 }
 
 const unsafePage = () =>
-  new RelayError(
-    502,
-    'billing_error',
-    'The billing service answered a payment page the relay does not send clients to.',
-  );
+  new RelayError('billing_error', {
+    message: 'The billing service answered a payment page the relay does not send clients to.',
+  });
 
 /**
  * A replayed 201 passes the check its fresh answer passed (`findRedirectUrl`): a stored answer altered in the store

@@ -20,12 +20,7 @@ export function sessionRoutes(deps: RouteDeps): Hono<RelayContext> {
   const routes = new Hono<RelayContext>();
 
   const verifySession = createMiddleware<RelayContext>(async (c, next) => {
-    if (!config.sessionSecret)
-      throw new RelayError(
-        404,
-        'sessions_disabled',
-        'Client sessions are not configured on this relay (SESSION_SECRET).',
-      );
+    if (!config.sessionSecret) throw new RelayError('sessions_disabled');
     c.set(
       'session',
       await verifyClientSession(
@@ -71,7 +66,7 @@ export function sessionRoutes(deps: RouteDeps): Hono<RelayContext> {
       const session = c.get('session');
       // Only a method of the session's own agreement may be disabled: the billing is not asked otherwise.
       if (!(await listOwn(session)).some((method) => method.id === id)) {
-        throw new RelayError(404, 'not_found', 'There is no such payment method on this agreement.');
+        throw new RelayError('not_found', { message: 'There is no such payment method on this agreement.' });
       }
       await billing.disablePaymentMethod(id);
       c.set('logFields', { agreementId: session.agreementId, paymentMethodId: id });

@@ -55,7 +55,10 @@ export async function verifyClientSession(
   maxAgeSeconds = MAX_TTL_SECONDS,
 ): Promise<ClientSession> {
   const token = /^Bearer ([\w-]+\.[\w-]+\.[\w-]+)$/.exec(authorization ?? '')?.[1];
-  if (!token) throw unauthorized('A client session is required (Authorization: Bearer <session>).');
+  if (!token)
+    throw new RelayError('session_invalid', {
+      message: 'A client session is required (Authorization: Bearer <session>).',
+    });
   const keys = (typeof secrets === 'string' ? [secrets] : secrets).map(key);
   try {
     const { payload } = await verifyWithAny(token, keys, maxAgeSeconds);
@@ -66,10 +69,8 @@ export async function verifyClientSession(
     return { agreementId, ...(typeof payload.cli === 'number' && { clientId: payload.cli }) };
   } catch (error) {
     const expired = (error as { code?: string }).code === 'ERR_JWT_EXPIRED';
-    throw unauthorized(
-      expired ? 'The client session has expired; reload the page.' : 'The client session is not valid.',
-      error,
-    );
+    const message = expired ? 'The client session has expired; reload the page.' : undefined;
+    throw new RelayError('session_invalid', { message, cause: error });
   }
 }
 
@@ -91,8 +92,4 @@ async function verifyWithAny(token: string, keys: Uint8Array[], maxAgeSeconds: n
     }
   }
   throw new Error('no session key');
-}
-
-function unauthorized(message: string, cause?: unknown): RelayError {
-  return new RelayError(401, 'session_invalid', message, { cause });
 }

@@ -34,12 +34,7 @@ export interface IdempotencyOptions {
 
 /** The answer when the store cannot record what a payment needs: nothing was sent, and a retry is safe. */
 function storeUnavailable(cause: unknown): RelayError {
-  return new RelayError(503, 'store_unavailable', 'Payments are paused for a moment; try again shortly.', {
-    cause,
-    billingReached: false,
-    retryable: true,
-    retryAfterSeconds: 5,
-  });
+  return new RelayError('store_unavailable', { cause, billingReached: false, retryable: true, retryAfterSeconds: 5 });
 }
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
@@ -49,7 +44,7 @@ export function idempotency({ store, hash, ttlMs, leaseMs, onReplay, onStoreErro
     const key = c.req.header('idempotency-key');
     if (key === undefined) return next();
     if (!KEY.test(key)) {
-      throw new RelayError(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1–255 visible ASCII characters.');
+      throw new RelayError('invalid_idempotency_key');
     }
     const fingerprint = paymentFingerprint(hash, c.get('payment'));
     const id = randomUUID();
@@ -61,26 +56,13 @@ export function idempotency({ store, hash, ttlMs, leaseMs, onReplay, onStoreErro
       throw storeUnavailable(error);
     }
     if (claim.kind !== 'claimed' && claim.fingerprint !== fingerprint) {
-      throw new RelayError(
-        422,
-        'idempotency_key_reused',
-        'This Idempotency-Key was used for a different payment request.',
-      );
+      throw new RelayError('idempotency_key_reused');
     }
     if (claim.kind === 'in_flight') {
-      throw new RelayError(
-        409,
-        'idempotency_in_flight',
-        'A request with this Idempotency-Key is still being processed.',
-        { retryAfterSeconds: 1 },
-      );
+      throw new RelayError('idempotency_in_flight', { retryAfterSeconds: 1 });
     }
     if (claim.kind === 'unknown') {
-      throw new RelayError(
-        409,
-        'idempotency_outcome_unknown',
-        'An earlier request with this Idempotency-Key may have reached the billing, but its outcome was not recorded; it is not sent again. Check the payment before paying with a new key.',
-      );
+      throw new RelayError('idempotency_outcome_unknown');
     }
     if (claim.kind === 'done') {
       onReplay?.();

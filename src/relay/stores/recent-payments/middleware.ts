@@ -49,12 +49,7 @@ export function duplicateGuard({
     const claim = await stored(store.claim(key, at, windowMs));
     if (claim.kind === 'recent') {
       onDuplicate?.();
-      throw new RelayError(
-        409,
-        'duplicate_payment',
-        'The same payment was sent a moment ago. To pay again, send it with "confirm_duplicate": true.',
-        { billingReached: false, earlierAt: new Date(claim.at).toISOString() },
-      );
+      throw new RelayError('duplicate_payment', { billingReached: false, earlierAt: new Date(claim.at).toISOString() });
     }
     const release = () =>
       store.release(key, claim.token).catch((error: unknown) => onStoreError?.(c, error, 'release'));
@@ -73,7 +68,7 @@ async function stored<T>(step: Promise<T>): Promise<T> {
   try {
     return await step;
   } catch (error) {
-    throw new RelayError(503, 'store_unavailable', 'Payments are paused for a moment; try again shortly.', {
+    throw new RelayError('store_unavailable', {
       cause: error,
       billingReached: false,
       retryable: true,
