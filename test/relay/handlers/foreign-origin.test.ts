@@ -1,24 +1,21 @@
 /**
- * A page whose origin is not in `ALLOWED_ORIGINS`, over real HTTP: it may load the widget's bundles (public files,
- * `Access-Control-Allow-Origin: *`), and its `GET /config` is refused with a 403 `origin_not_allowed` its script can
+ * A page whose origin is not in `ALLOWED_ORIGINS`, through the relay's app: its `GET /config` is refused with a 403 `origin_not_allowed` its script can
  * read (CORS for that answer), logged with the variable that would allow it; its payments stay refused, unreadable
  * and unsent.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { SHOP, paymentA, startStack, type Stack } from './harness.js';
-
-const STRANGER = 'https://stranger.example';
+import { SHOP, STRANGER, paymentA, relayApp, type RelayApp } from './app.js';
 
 describe('relay: a page of an origin not in ALLOWED_ORIGINS', () => {
-  let stack: Stack;
+  let relay: RelayApp;
   before(async () => {
-    stack = await startStack();
+    relay = await relayApp();
   });
-  after(() => stack.close());
+  after(() => relay.close());
 
   it('GET /config: a 403 origin_not_allowed the page can read, and a log line naming ALLOWED_ORIGINS', async () => {
-    const res = await fetch(`${stack.relay.url}/config`, { headers: { origin: STRANGER } });
+    const res = await relay.app.request('/config', { headers: { origin: STRANGER } });
     assert.equal(res.status, 403);
     assert.equal(res.headers.get('access-control-allow-origin'), STRANGER);
     assert.equal(res.headers.get('access-control-allow-credentials'), null);
@@ -27,24 +24,21 @@ describe('relay: a page of an origin not in ALLOWED_ORIGINS', () => {
     assert.equal(body.error.code, 'origin_not_allowed');
     assert.match(body.error.message, /ALLOWED_ORIGINS/);
     assert.ok(body.error.message.includes(STRANGER), 'the message names the origin to add');
-    const line = stack.logLines
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .find((l) => l.path === '/config' && l.status === 403);
+    const line = relay.logLines.find((l) => l.path === '/config' && l.status === 403);
     assert.ok(line, 'the refusal is logged');
     assert.equal(line.origin, STRANGER);
     assert.match(String(line.refused), /ALLOWED_ORIGINS/);
   });
 
   it('GET /config from an allowed page, or with no Origin (same-origin, curl): 200', async () => {
-    const allowed = await fetch(`${stack.relay.url}/config`, { headers: { origin: SHOP } });
+    const allowed = await relay.app.request('/config', { headers: { origin: SHOP } });
     assert.equal(allowed.status, 200);
     assert.equal(allowed.headers.get('access-control-allow-origin'), SHOP);
-    assert.equal((await fetch(`${stack.relay.url}/config`)).status, 200);
+    assert.equal((await relay.app.request('/config')).status, 200);
   });
 
   it('POST /payments stays refused, without CORS, and reaches no billing', async () => {
-    const before = stack.sandbox.calls.length;
-    const res = await fetch(`${stack.relay.url}/payments`, {
+    const res = await relay.app.request('/payments', {
       method: 'POST',
       headers: { origin: STRANGER, 'content-type': 'application/json' },
       body: JSON.stringify(paymentA()),
@@ -52,8 +46,8 @@ describe('relay: a page of an origin not in ALLOWED_ORIGINS', () => {
     assert.equal(res.status, 403);
     assert.equal(res.headers.get('access-control-allow-origin'), null);
     assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'origin_not_allowed');
-    assert.equal(stack.sandbox.calls.length, before);
-    const preflight = await fetch(`${stack.relay.url}/payments`, {
+    assert.deepEqual(relay.billingCalls, []);
+    const preflight = await relay.app.request('/payments', {
       method: 'OPTIONS',
       headers: { origin: STRANGER, 'access-control-request-method': 'POST' },
     });
