@@ -7,27 +7,19 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { CREDENTIALS, SHOP, paymentA } from './harness.js';
-import { spawnRelay, storeFile, type RelayProcess } from './relay-process.js';
+import { CREDENTIALS, paymentA, postPayment } from './harness.js';
+import { limitFileSize, sandboxRelayEnv, spawnRelay, storeFile, type RelayProcess } from './relay-process.js';
 
-async function pay(relay: string, body: Record<string, unknown>): Promise<{ status: number; code?: string }> {
-  const res = await fetch(`${relay}/payments`, {
-    method: 'POST',
-    headers: { origin: SHOP, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const answer = (await res.json()) as { error?: { code: string } };
-  return { status: res.status, ...(answer.error && { code: answer.error.code }) };
+/** A payment without Idempotency-Key: its status and error code. */
+async function pay(relay: string, body: unknown): Promise<{ status: number; code?: string }> {
+  const { status, code } = await postPayment(relay, body);
+  return { status, ...(code && { code }) };
 }
 
 const billed = (sandbox: Sandbox) =>
   sandbox.calls.filter((call) => call.method === 'POST' && call.path.endsWith('/eps_payments')).length;
-
-const limitFileSize = (relay: RelayProcess, limit: number | 'unlimited') =>
-  execFileSync('prlimit', ['--pid', String(relay.child.pid), `--fsize=${limit}:`]);
 
 describe('the store of recent payments on a full disk (SQLite): nothing sent unmarked, no crash', () => {
   let sandbox: Sandbox;
@@ -36,15 +28,7 @@ describe('the store of recent payments on a full disk (SQLite): nothing sent unm
   before(async () => {
     sandbox = await startSandbox({ port: 0, ...CREDENTIALS });
     relay = await spawnRelay(
-      {
-        ...sandbox.relayEnv(),
-        BILLING_USERNAME: CREDENTIALS.username,
-        BILLING_PASSWORD: CREDENTIALS.password,
-        ALLOWED_ORIGINS: SHOP,
-        DUPLICATE_WINDOW_SECONDS: '600',
-        LOG_LEVEL: 'fatal',
-        STORE_FILE: file,
-      },
+      sandboxRelayEnv(sandbox, { DUPLICATE_WINDOW_SECONDS: '600', STORE_FILE: file }),
       undefined,
       { fileSizeLimitable: true },
     );
