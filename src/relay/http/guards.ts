@@ -24,8 +24,8 @@ export function securityHeaders(config: Pick<RelayConfig, 'trustProxy'>) {
 
 /**
  * Refuses a body above `max` bytes with a 413. A declared `Content-Length` is checked as it is (Node's parser holds the
- * body to it), which spares Hono's `bodyLimit` — it wraps the body in a web stream, measured as the costliest step of
- * the relay (see bench/results.md); a body without one (chunked) is still counted by `bodyLimit` as it streams in.
+ * body to it), which spares Hono's `bodyLimit` — it wraps the body in a web stream, the costliest step of the relay in
+ * a CPU profile of `npm run bench` (no figure recorded); a body without one (chunked) is still counted by `bodyLimit`.
  */
 export function limitBody(max: number) {
   const tooLarge = () =>
