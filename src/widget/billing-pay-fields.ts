@@ -11,6 +11,7 @@ import { parseAmountInput } from './amount-input.js';
 import type { FormView, TextField, ValueKey } from './form-model.js';
 import { PATHS_OF } from './form-model.js';
 import { fill, type Texts } from './i18n.js';
+import { DAYS, numberFormatOf } from './formats.js';
 import { currencySymbol, formatMoney } from './money.js';
 import { problemText } from './pay-messages.js';
 
@@ -172,8 +173,7 @@ function disclosure(c: FieldsContext): TemplateResult {
   const [methods, terms] = [c.autopay.methods, c.autopay.terms].map((url) => linkHref(url, document.baseURI));
   const link = (href: string, text: string) => html`<a part="link" href=${href} target="_top">${text}</a>`;
   const [before, after] = labels.autopay_off.split('{link}');
-  const days = new Intl.NumberFormat(c.locale, { style: 'unit', unit: 'day', unitDisplay: 'long' });
-  return html`${fill(labels.autopay_hint, { days: days.format(c.autopay.days) })}
+  return html`${fill(labels.autopay_hint, { days: numberFormatOf(c.locale, DAYS).format(c.autopay.days) })}
   ${methods ? html`${before}${link(methods, labels.autopay_methods)}${after}` : labels.autopay_ask}
   ${terms ? link(terms, labels.autopay_terms) : nothing}`;
 }

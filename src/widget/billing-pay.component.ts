@@ -17,7 +17,8 @@ import { PayError } from './pay-error.js';
 import { framedError } from './framing.js';
 import { failureText, loadFailureText, problemText, resultRows, resultText, statusText } from './pay-messages.js';
 import { PayerEntries } from './payer-entries.js';
-import { PaymentReturn } from './payment-return.js';
+import { PaymentReturn, whenIdle } from './payment-return.js';
+import { warmFormats } from './formats.js';
 import { earlierAt, PaymentSender, type SubmitState } from './payment-sender.js';
 
 export type { SubmitState } from './payment-sender.js';
@@ -282,7 +283,10 @@ export class BillingPay extends BillingElement {
     const first = this.readiness.set('ready');
     await this.updateComplete;
     if (!first) return;
+    // What the next steps need, after the first screen: the payment path, the formatters, an unmarked return.
     this.sender.prefetch();
+    this.returned.lookLater();
+    whenIdle(() => warmFormats(this.localize.speech().locale));
     const { systems, kinds } = this.view();
     emit(this, 'billing-pay-ready', {
       systems: systems.map((s) => s.id),
@@ -561,7 +565,8 @@ export class BillingPay extends BillingElement {
 
   override render(): TemplateResult {
     const { t, locale } = this.localize.speech();
-    const loading = this.state === 'loading';
+    // A return about to be said keeps the skeleton: the result screen comes in its place, never after the form.
+    const loading = this.state === 'loading' || this.returned.pending;
     const failed = this.state === 'failed';
     // While `/config` loads, the form is drawn from the usual offer, inert and greyed: it keeps its place.
     const v = loading ? formView(this.input(ASSUMED)) : this.view();

@@ -8,6 +8,7 @@ import type { BillingPayReturnDetail } from './events.js';
 import type { FormView } from './form-model.js';
 import { unshownProblems } from './form-model.js';
 import { fill, problemOf, type Texts } from './i18n.js';
+import { dateFormatOf } from './formats.js';
 import { formatMoney } from './money.js';
 import { errorText, type PayError } from './pay-error.js';
 import type { ReadyState } from './readiness.js';
@@ -45,9 +46,7 @@ export function fieldLabel(t: Texts, kind: LookupKind, path: string): string {
 /** A time of day in the locale's words (`12:03`). */
 export function timeOf(iso: string, locale: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? ''
-    : new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit' }).format(date);
+  return Number.isNaN(date.getTime()) ? '' : dateFormatOf(locale, { hour: 'numeric', minute: '2-digit' }).format(date);
 }
 
 export interface StatusContext {
@@ -98,7 +97,7 @@ export function resultRows(
   currency: string,
 ): [term: string, value: string][] {
   const { labels } = t;
-  const time = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(d.time));
+  const time = dateFormatOf(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(d.time));
   return [
     [labels.system, system],
     [labels.amount, formatMoney(d.amount, locale, currency)],

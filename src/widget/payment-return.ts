@@ -211,11 +211,26 @@ export class PaymentReturn implements ReactiveController {
   }
 
   hostConnected(): void {
-    if (this.detail === undefined) {
-      const found = take(this.options.maxAgeMs?.() ?? RETURN_MAX_AGE_MS);
-      this.detail = found?.detail ?? null;
-      this.values = found?.values ?? null;
-    }
+    // An address that names an attempt is read at once, so the result screen comes in place of the form; any other
+    // waits for `lookLater` (reading storage costs the first screen time, and an unmarked return is rare).
+    if (this.detail === undefined && isMarked()) this.look();
+    else if (this.detail && this.phase < 2) void this.show();
+  }
+
+  /** Whether the payer is coming back by an address the widget marked (the result screen is then likely). */
+  get expected(): boolean {
+    return this.detail === undefined ? isMarked() : !!this.detail;
+  }
+
+  /** Looks for a return without a marker (the tab that paid) once the first screen is shown, in idle time. */
+  lookLater(): void {
+    if (this.detail === undefined) whenIdle(() => this.detail === undefined && this.host.isConnected && this.look());
+  }
+
+  private look(): void {
+    const found = take(this.options.maxAgeMs?.() ?? RETURN_MAX_AGE_MS);
+    this.detail = found?.detail ?? null;
+    this.values = found?.values ?? null;
     if (this.detail && this.phase < 2) void this.show();
   }
 
@@ -226,6 +241,11 @@ export class PaymentReturn implements ReactiveController {
   /** The return, once `billing-pay-return` has fired (the element's `paymentReturn`). */
   get fired(): BillingPayReturnDetail | null {
     return (this.phase && this.detail) || null;
+  }
+
+  /** A return found and about to be said: the form waits, so it never flashes before the result screen. */
+  get pending(): boolean {
+    return !this.phase && !!this.detail;
   }
 
   /** The return while its message is shown. */
@@ -315,6 +335,18 @@ export class PaymentReturn implements ReactiveController {
       this.timer = setTimeout(() => this.clear(), SHOWN_MS);
     });
   }
+}
+
+/** Whether the page's address holds either marker (read without touching storage). */
+function isMarked(): boolean {
+  const query = new URLSearchParams(location.search);
+  return query.has(RETURN_MARKER) || query.has(FAILED_MARKER);
+}
+
+/** Runs `fn` when the main thread is idle (`requestIdleCallback`, else a timer where the browser has none). */
+export function whenIdle(fn: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => fn(), { timeout: 1000 });
+  else setTimeout(fn, 50);
 }
 
 /** `address` with `marker` set to `id` and `other` taken out; as given when it is not an absolute URL. */
