@@ -184,7 +184,10 @@ function disclosure(c: FieldsContext): TemplateResult {
  */
 function save(c: FieldsContext): TemplateResult | typeof nothing {
   const { v, t } = c;
-  if (!v.canSave) return nothing;
+  // Without saving, the row's place is kept (empty): the form is as tall whatever the relay offers, so the skeleton
+  // drawn before `/config` takes exactly its place.
+  if (!v.canSave)
+    return html`<div class="check reserved" aria-hidden="true"><input type="checkbox" part="checkbox" disabled tabindex="-1" /><label part="label">${t.labels.save}</label></div>`;
   const paths = v.saveParams.map((f) => `eps_params.${f}`);
   const problem = paths.some((p) => c.problems[p]);
   return html`<div class="field" part="field">
