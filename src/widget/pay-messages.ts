@@ -4,12 +4,10 @@
  * return from the payment page means.
  */
 import { LOOKUPS, type LookupKind } from '../eps/lookup.js';
-import type { BillingPayReturnDetail } from './events.js';
 import type { FormView } from './form-model.js';
 import { unshownProblems } from './form-model.js';
 import { fill, problemOf, type Texts } from './i18n.js';
 import { dateFormatOf } from './formats.js';
-import { formatMoney } from './money.js';
 import { errorText, type PayError } from './pay-error.js';
 import type { ReadyState } from './readiness.js';
 import type { SubmitState } from './payment-sender.js';
@@ -78,31 +76,4 @@ export function statusText(c: StatusContext, ready: ReadyState, submit: SubmitSt
     default:
       return '';
   }
-}
-
-/** What a return means: a heading and the honest words under it (the billing tells no payment's outcome). */
-export function resultText(d: BillingPayReturnDetail, t: Texts, system: string): [title: string, meaning: string] {
-  const { labels } = t;
-  return d.outcome === 'sent'
-    ? [fill(labels.result_sent_title, { system }), fill(labels.result_sent, { system })]
-    : [labels.result_failed_title, labels.result_failed];
-}
-
-/** What was sent, row by row: system, amount, agreement, payment id, time. */
-export function resultRows(
-  d: BillingPayReturnDetail,
-  t: Texts,
-  locale: string,
-  system: string,
-  currency: string,
-): [term: string, value: string][] {
-  const { labels } = t;
-  const time = dateFormatOf(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(d.time));
-  return [
-    [labels.system, system],
-    [labels.amount, formatMoney(d.amount, locale, currency)],
-    [t.kinds[LOOKUPS[d.lookup as LookupKind].key], d.agreement],
-    [labels.result_id, d.paymentId],
-    [labels.result_time, time],
-  ];
 }
