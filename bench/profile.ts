@@ -30,6 +30,8 @@ interface TraceEvent {
   ph: string;
   ts: number;
   dur?: number;
+  /** The thread's own CPU time in the event (what another process's load on the machine does not stretch). */
+  tdur?: number;
   pid: number;
   tid: number;
   args?: { name?: string; data?: Record<string, unknown> };
@@ -39,6 +41,7 @@ interface Load {
   ready: number;
   bytes: number;
   work: number;
+  cpu: number;
   kinds: Record<string, number>;
   commits: number;
   shift: number;
@@ -109,7 +112,9 @@ async function oneLoad(browser: Browser, url: string, event: string): Promise<Lo
     const tasks = onMain.filter((e) => e.name === 'RunTask' && e.ts >= nav.ts && e.ts < readyMark.ts);
     const kinds: Record<string, number> = {};
     let work = 0;
+    let cpu = 0;
     for (const task of tasks) {
+      cpu += (task.tdur ?? 0) / 1000;
       const end = Math.min(task.ts + (task.dur ?? 0), readyMark.ts);
       const children = onMain.filter((e) => e !== task && e.ts >= task.ts && e.ts < end);
       const kind = kindOf(children);
@@ -129,7 +134,7 @@ async function oneLoad(browser: Browser, url: string, event: string): Promise<Lo
         /^http:\/\/127\.0\.0\.1:\d+\/.*\.(js|json)$/.test(sent.get(e.args!.data!.requestId as string) ?? ''),
       )
       .reduce((sum, e) => sum + Number(e.args!.data!.encodedDataLength ?? 0), 0);
-    return { ready: (readyMark.ts - nav.ts) / 1000, bytes, work, kinds, commits: p.commits, shift: p.shift };
+    return { ready: (readyMark.ts - nav.ts) / 1000, bytes, work, cpu, kinds, commits: p.commits, shift: p.shift };
   } finally {
     await context.close();
   }
@@ -174,7 +179,7 @@ async function main(): Promise<void> {
       .map((k) => `${k} ${f(m((x) => x.kinds[k] ?? 0))}`)
       .join(', ');
     console.log(
-      `${page.name}: ready ${f(m((x) => x.ready))} ms; js+json ${m((x) => x.bytes)} B; main-thread work ${f(m((x) => x.work))} ms (${kinds}); commits ${m((x) => x.commits)}; layout shift ${m((x) => x.shift).toFixed(4)}`,
+      `${page.name}: ready ${f(m((x) => x.ready))} ms; js+json ${m((x) => x.bytes)} B; main-thread work ${f(m((x) => x.work))} ms (${kinds}), of it CPU ${f(m((x) => x.cpu))} ms; commits ${m((x) => x.commits)}; layout shift ${m((x) => x.shift).toFixed(4)}`,
     );
   }
 }

@@ -64,8 +64,9 @@ describe('<billing-pay> states', () => {
     ];
     for (const offer of OFFERS)
       for (const width of [360, 1024]) {
-        it(`draws the form's skeleton in its final place: nothing moves when /config comes (${offer.name}, ${width} px)`, async function () {
-          if (!PerformanceObserver.supportedEntryTypes.includes('layout-shift')) this.skip();
+        it(`draws the form's skeleton in its final place: nothing moves when /config comes (${offer.name}, ${width} px)`, async () => {
+          // Chromium counts layout shifts; elsewhere what would shift is measured by hand (the page after, and Pay).
+          const counted = PerformanceObserver.supportedEntryTypes.includes('layout-shift');
           relay.restore();
           let answer: (r: Response) => void = () => {};
           relay = stubRelay({ config: () => new Promise<Response>((resolve) => (answer = resolve)) });
@@ -85,13 +86,13 @@ describe('<billing-pay> states', () => {
           await expect(el).to.be.accessible();
           const before = box.querySelector('#after')!.getBoundingClientRect().top;
           const pay = payButton(el).getBoundingClientRect().top;
-          observer.observe({ type: 'layout-shift', buffered: false });
+          if (counted) observer.observe({ type: 'layout-shift', buffered: false });
           const ready = oneEvent(el, 'billing-pay-ready');
           answer(json({ ...CONFIG, systems: offer.systems }));
           await ready;
           await nextFrame();
           await nextFrame();
-          observer.disconnect();
+          if (counted) observer.disconnect();
           expect(el.shadowRoot!.querySelector('.skeleton')).to.equal(null);
           expect(shifts.map((s) => (s as PerformanceEntry & { value: number }).value)).to.deep.equal([]);
           expect(box.querySelector('#after')!.getBoundingClientRect().top).to.equal(before);
