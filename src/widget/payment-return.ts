@@ -84,7 +84,8 @@ export class PaymentReturn implements ReactiveController {
   hostConnected(): void {
     // An address that names an attempt is looked into at once (its module loads beside /config), and the result screen
     // comes in place of the form; any other waits for `lookLater` (storage and the module cost the first screen).
-    if (this.detail === undefined && isMarked()) void this.look();
+    const markers = this.detail === undefined && takeMarkers();
+    if (markers) void this.look(markers);
     else if (this.detail && this.phase < 2) void this.show();
   }
 
@@ -93,12 +94,12 @@ export class PaymentReturn implements ReactiveController {
     whenIdle(() => {
       if (this.detail !== undefined || this.looking || !this.host.isConnected) return;
       // Only a tab that holds an attempt needs the module; any other has no return to say.
-      if (tabHolds()) void this.look();
+      if (tabHolds()) void this.look({ returned: null, failed: null });
       else this.detail = null;
     });
   }
 
-  private async look(): Promise<void> {
+  private async look(markers: Markers): Promise<void> {
     this.looking = true;
     this.host.requestUpdate();
     try {
@@ -111,7 +112,7 @@ export class PaymentReturn implements ReactiveController {
       this.looking = false;
       this.host.requestUpdate();
     }
-    const found = this.module.take(this.maxAgeMs);
+    const found = this.module.take(this.maxAgeMs, markers);
     this.detail = found?.detail ?? null;
     this.values = found?.values ?? null;
     if (this.detail && this.phase < 2) void this.show();
@@ -217,10 +218,24 @@ function tabHolds(): boolean {
   }
 }
 
-/** Whether the page's address holds either marker (read without touching storage). */
-function isMarked(): boolean {
-  const query = new URLSearchParams(location.search);
-  return query.has(RETURN_MARKER) || query.has(FAILED_MARKER);
+/** The attempt ids the page's address names (`null`: none), as the payment system brought the payer back. */
+export interface Markers {
+  returned: string | null;
+  failed: string | null;
+}
+
+/**
+ * Takes the markers out of the page's address at once (a reload or a shared link does not repeat the return), and
+ * answers them; `null` when there are none.
+ */
+function takeMarkers(): Markers | null {
+  const url = new URL(location.href);
+  const markers = { returned: url.searchParams.get(RETURN_MARKER), failed: url.searchParams.get(FAILED_MARKER) };
+  if (markers.returned === null && markers.failed === null) return null;
+  url.searchParams.delete(RETURN_MARKER);
+  url.searchParams.delete(FAILED_MARKER);
+  history.replaceState(history.state, '', url.href);
+  return markers;
 }
 
 /** Runs `fn` when the main thread is idle (`requestIdleCallback`, else a timer where the browser has none). */

@@ -8,7 +8,7 @@ import { isLookupKind } from '../eps/lookup.js';
 import type { PaymentRequest } from '../eps/request.js';
 import { SYSTEM_IDS, SYSTEMS } from '../eps/systems.js';
 import type { BillingPayReturnDetail } from './events.js';
-import { FAILED_MARKER, RETURN_MARKER, TAB_KEY, type ReturnFormValues } from './payment-return.js';
+import { TAB_KEY, type Markers, type ReturnFormValues } from './payment-return.js';
 import { TEXT_PARAMS } from './request.js';
 
 /** The `sessionStorage` key of the tab's attempt, and the `localStorage` key of the origin's recent attempts. */
@@ -107,15 +107,11 @@ export function forget(id?: string): void {
  * This page's return, or `null`: takes the markers out of the address (so a reload does not repeat it) and the
  * attempt out of both storages (it is said once). An attempt for another page waits for its own.
  */
-export function take(maxAgeMs: number): { detail: BillingPayReturnDetail; values: ReturnFormValues } | null {
+export function take(
+  maxAgeMs: number,
+  { returned, failed }: Markers,
+): { detail: BillingPayReturnDetail; values: ReturnFormValues } | null {
   const url = new URL(location.href);
-  const returned = url.searchParams.get(RETURN_MARKER);
-  const failed = url.searchParams.get(FAILED_MARKER);
-  if (returned !== null || failed !== null) {
-    url.searchParams.delete(RETURN_MARKER);
-    url.searchParams.delete(FAILED_MARKER);
-    history.replaceState(history.state, '', url.href);
-  }
   const inTab = using(tab, (s) => JSON.parse(s.getItem(KEY)!) as Partial<Attempt> | null, null);
   // A reload, or Back to this page, is not the payment system sending the payer back: the attempt is not said.
   const { type } = (performance.getEntriesByType?.('navigation')[0] ?? {}) as Partial<PerformanceNavigationTiming>;
