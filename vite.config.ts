@@ -10,7 +10,7 @@ import ts from 'typescript';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
-import { hashedName, integrityOf } from './src/relay/widget-assets.js';
+import { hashedName, integrityOf } from './src/relay/assets/widget-assets.js';
 import { METHODS_RU, RU } from './src/widget/texts/ru.js';
 
 /**

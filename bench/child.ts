@@ -4,8 +4,8 @@
  * `counts` (the sandbox's `GET /auth` and `POST /eps_payments`), `memory` (after a full GC) and `cpu` requests, and exits
  * when the parent goes away.
  */
-import { loadConfig } from '../src/relay/config.js';
-import { createLogger } from '../src/relay/logger.js';
+import { loadConfig } from '../src/relay/config/load.js';
+import { createLogger } from '../src/relay/observability/logger.js';
 import { startRelay } from '../src/relay/server.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import { startBareProxy, startHonoProxy } from './bare-proxy.js';

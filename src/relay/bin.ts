@@ -3,7 +3,7 @@
  * relay does not run on, in one line, before anything else runs. The rest is imported only then: a static import would
  * be evaluated before this module's own code.
  */
-import { isSupportedNode, MIN_NODE } from './node-version.js';
+import { isSupportedNode, MIN_NODE } from './config/node-version.js';
 
 if (!isSupportedNode(process.version)) {
   console.error(`billing-pay-relay needs Node ${MIN_NODE} or later; this is Node ${process.version}.`);

@@ -12,22 +12,22 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
 import type { Logger } from 'pino';
 import { createRelayApp } from './app.js';
-import type { RelayEnv } from './env.js';
-import { answerError, notFound } from './error-answer.js';
+import type { RelayContext } from './http/context.js';
+import { answerError, notFound } from './http/error-answer.js';
 import { BillingClient, longestAuthorizedCallMs } from './billing/client.js';
-import { runCommandLine } from './cli.js';
-import { ConfigError, loadConfig, type RelayConfig } from './config.js';
-import { RedisIdempotencyStore } from './idempotency/redis-store.js';
-import { openSqliteStore } from './idempotency/sqlite-store.js';
-import { createLogger, logSecretsOf } from './logger.js';
-import { createMetrics, type Metrics } from './metrics.js';
-import { createLimiters } from './rate-limit.js';
-import { RedisRecentPayments } from './recent-payments/redis-store.js';
-import { openSqliteRecentPayments } from './recent-payments/sqlite-store.js';
-import { closeRedis, connectRedis } from './redis-connection.js';
-import { RedisGuard } from './redis-guard.js';
-import { loadTraces } from './traces/traces.js';
-import { loadWidgetAssets, type WidgetAssets } from './widget-assets.js';
+import { runCommandLine } from './config/cli.js';
+import { ConfigError, loadConfig, type RelayConfig } from './config/load.js';
+import { RedisIdempotencyStore } from './stores/idempotency/redis-store.js';
+import { openSqliteStore } from './stores/idempotency/sqlite-store.js';
+import { createLogger, logSecretsOf } from './observability/logger.js';
+import { createMetrics, type Metrics } from './observability/metrics.js';
+import { createLimiters } from './limits/rate-limit.js';
+import { RedisRecentPayments } from './stores/recent-payments/redis-store.js';
+import { openSqliteRecentPayments } from './stores/recent-payments/sqlite-store.js';
+import { closeRedis, connectRedis } from './stores/redis-connection.js';
+import { RedisGuard } from './stores/redis-guard.js';
+import { loadTraces } from './observability/traces.js';
+import { loadWidgetAssets, type WidgetAssets } from './assets/widget-assets.js';
 
 export interface Relay {
   /** Where the relay answers: its address and `BASE_PATH`, as the widget's `relay` attribute names it. */
@@ -159,8 +159,8 @@ function addressOf(server: NodeServer, host: string): string {
 }
 
 /** The metrics listener's one route: on a port of its own, so the public one never answers it. */
-function metricsApp(metrics: Metrics, logger: Logger): Hono<RelayEnv> {
-  const app = new Hono<RelayEnv>();
+function metricsApp(metrics: Metrics, logger: Logger): Hono<RelayContext> {
+  const app = new Hono<RelayContext>();
   app.notFound(notFound);
   app.onError(answerError(logger));
   app.get('/metrics', async (c) =>

@@ -28,9 +28,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createHash } from 'node:crypto';
-import { VARIABLES } from '../../src/relay/config-variables.js';
-import { envExample } from '../../src/relay/env-example.js';
-import { verifyClientSession } from '../../src/relay/session.js';
+import { VARIABLES } from '../../src/relay/config/variables.js';
+import { envExample } from '../../src/relay/config/env-example.js';
+import { verifyClientSession } from '../../src/relay/session/client-session.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { SHOP, paymentA } from '../relay/harness.js';
 import { isSupportedNode, supportedNode } from '../../scripts/with-node.js';
@@ -71,17 +71,20 @@ const ENV_SECRET = 'dotenv-secret-that-must-stay-local-5e1f';
 
 let work: string;
 let app: string;
+/** What `npm ci` of the checkout warned. */
+let ciWarnings: string;
 
-async function npm(cwd: string, args: string[]): Promise<number> {
+/** Runs npm; answers what it wrote to stderr (its warnings, at npm's default log level). */
+async function npm(cwd: string, args: string[]): Promise<string> {
   const started = Date.now();
-  await run('npm', args, {
+  const { stderr } = await run('npm', args, {
     cwd,
     env: { ...process.env, npm_config_update_notifier: 'false' },
     maxBuffer: 64 * 1024 * 1024,
   });
   const ms = Date.now() - started;
   console.log(`  npm ${args.filter((a) => !NPM_FLAGS.includes(a)).join(' ')}: ${(ms / 1000).toFixed(1)} s`);
-  return ms;
+  return stderr;
 }
 
 /** A long-running command; its output is collected, and the whole process group is stopped by `stop`. */
@@ -139,10 +142,19 @@ describe('the package as a merchant installs it', { timeout: 420_000 }, () => {
     }
     // A filled-in .env before the build: neither the built relay nor the package may carry it.
     writeFileSync(join(app, '.env'), `BILLING_PASSWORD=${ENV_SECRET}\nSESSION_SECRET=${ENV_SECRET}\n`);
-    await npm(app, ['ci', ...NPM_FLAGS]);
+    // At npm's default log level: its warnings are what a merchant sees.
+    ciWarnings = await npm(app, ['ci', ...NPM_FLAGS.filter((flag) => !flag.startsWith('--loglevel'))]);
     await npm(app, ['run', 'build', '--silent']);
   });
   after(() => rmSync(work, { recursive: true, force: true }));
+
+  it(`npm ci on Node ${process.versions.node} warns of no unsupported engine`, () => {
+    assert.doesNotMatch(ciWarnings, /EBADENGINE/, ciWarnings);
+  });
+
+  it('npm ci finds no install script that allowScripts has not judged', () => {
+    assert.doesNotMatch(ciWarnings, /install-scripts/, ciWarnings);
+  });
 
   describe('the widget package', () => {
     let consumer: string;

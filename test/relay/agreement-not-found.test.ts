@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { isAgreementNotFound } from '../../src/relay/billing/agreement-not-found.js';
-import { loadConfig } from '../../src/relay/config.js';
+import { loadConfig } from '../../src/relay/config/load.js';
 import { SHOP, epsCalls, params, paymentA, startStack, type Stack } from './harness.js';
 
 type ErrorAnswer = {

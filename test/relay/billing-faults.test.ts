@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { createServer } from 'node:net';
-import { createClientSession } from '../../src/relay/session.js';
+import { createClientSession } from '../../src/relay/session/client-session.js';
 import { startFakeBilling } from './fake-billing.js';
 import { CREDENTIALS, SHOP, epsCalls, paymentA, startStack, waitFor, type Stack } from './harness.js';
 import { tcpProxy, type TcpProxy } from './tcp-proxy.js';

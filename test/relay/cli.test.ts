@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { CONFIG_GROUPS, VARIABLES, type Variable } from '../../src/relay/config-variables.js';
-import { loadConfig } from '../../src/relay/config.js';
-import { envExample } from '../../src/relay/env-example.js';
-import { MIN_SECRET_BYTES, createClientSession } from '../../src/relay/session.js';
+import { CONFIG_GROUPS, VARIABLES, type Variable } from '../../src/relay/config/variables.js';
+import { loadConfig } from '../../src/relay/config/load.js';
+import { envExample } from '../../src/relay/config/env-example.js';
+import { MIN_SECRET_BYTES, createClientSession } from '../../src/relay/session/client-session.js';
 import { SHOP } from './harness.js';
 import { BUILT_RELAY, spawnRelay } from './relay-process.js';
 

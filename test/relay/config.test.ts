@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from '../../src/relay/config.js';
+import { ConfigError, loadConfig } from '../../src/relay/config/load.js';
 
 const good = {
   BILLING_BASE_URL: 'https://billing.example/api/rest/v1/',

@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { longestAuthorizedCallMs } from '../../src/relay/billing/client.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { CREDENTIALS, SHOP, paymentA, waitFor } from './harness.js';
+import { CREDENTIALS, paymentA, postPayment, waitFor } from './harness.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
-import { spawnRelay, storeFile, type RelayProcess } from './relay-process.js';
+import { sandboxRelayEnv, spawnRelay, storeFile, type RelayProcess } from './relay-process.js';
 
 /** Short billing deadlines keep the lease short: a key held by a dead instance turns unknown within seconds. */
 const BILLING_TIMEOUT_MS = 1_000;
@@ -21,36 +21,15 @@ const LEASE_MS = longestAuthorizedCallMs(BILLING_TIMEOUT_MS) + 5_000;
  */
 const HOLD_MS = 3 * BILLING_TIMEOUT_MS;
 
-type Answer = { status: number; code?: string; replayed: boolean };
-
 /** Ten payments, each its own key and amount, so the billing's calls tell them apart. */
 const payments = (count: number) =>
   Array.from({ length: count }, (_, i) => ({ key: randomUUID(), amount: `${101 + i}.00` }));
 
-async function pay(relay: string, { key, amount }: { key: string; amount: string }): Promise<Answer> {
-  const res = await fetch(`${relay}/payments`, {
-    method: 'POST',
-    headers: { origin: SHOP, 'content-type': 'application/json', 'idempotency-key': key },
-    body: JSON.stringify({ ...paymentA(), amount }),
-  });
-  const body = (await res.json()) as { error?: { code: string } };
-  return { status: res.status, code: body.error?.code, replayed: res.headers.get('idempotent-replayed') === 'true' };
-}
+const pay = (relay: string, { key, amount }: { key: string; amount: string }) =>
+  postPayment(relay, { ...paymentA(), amount }, key);
 
-function relayEnv(sandbox: Sandbox, env: Record<string, string>): Record<string, string> {
-  return {
-    ...sandbox.relayEnv(),
-    BILLING_USERNAME: CREDENTIALS.username,
-    BILLING_PASSWORD: CREDENTIALS.password,
-    ALLOWED_ORIGINS: SHOP,
-    BILLING_TIMEOUT_MS: String(BILLING_TIMEOUT_MS),
-    RATE_LIMIT_IP: '100000/60',
-    RATE_LIMIT_AGREEMENT: '100000/60',
-    DUPLICATE_WINDOW_SECONDS: '0',
-    LOG_LEVEL: 'warn',
-    ...env,
-  };
-}
+const relayEnv = (sandbox: Sandbox, env: Record<string, string>) =>
+  sandboxRelayEnv(sandbox, { BILLING_TIMEOUT_MS: String(BILLING_TIMEOUT_MS), LOG_LEVEL: 'warn', ...env });
 
 /** How many `POST /eps_payments` of each amount reached the billing. */
 function billedTimes(sandbox: Sandbox, amounts: string[]): number[] {

@@ -5,8 +5,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadConfig } from '../../src/relay/config.js';
-import { createLogger } from '../../src/relay/logger.js';
+import { loadConfig } from '../../src/relay/config/load.js';
+import { createLogger } from '../../src/relay/observability/logger.js';
 import { startRelay, type Relay } from '../../src/relay/server.js';
 import { SHOP } from './harness.js';
 

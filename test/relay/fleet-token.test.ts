@@ -6,13 +6,11 @@
  */
 import { after, afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { createClient } from 'redis';
-import { loadConfig } from '../../src/relay/config.js';
-import { createLogger } from '../../src/relay/logger.js';
-import { startRelay, type Relay } from '../../src/relay/server.js';
+import type { Relay } from '../../src/relay/server.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
-import { CREDENTIALS, SHOP, paymentA } from './harness.js';
+import { roundRobin, startFleetRelay } from './fleet.js';
+import { CREDENTIALS } from './harness.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 
 let redis: RedisServer | undefined;
@@ -23,51 +21,13 @@ const logLines: string[] = [];
 async function startFleet(options: SandboxOptions) {
   redis = await startRedisServer();
   sandbox = await startSandbox({ port: 0, ...CREDENTIALS, ...options });
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      logLines.push(String(chunk));
-      done();
-    },
-  });
-  relays = await Promise.all(
-    [1, 2, 3].map(() =>
-      startRelay(
-        loadConfig({
-          ...sandbox!.relayEnv(),
-          ALLOWED_ORIGINS: SHOP,
-          PORT: '0',
-          REDIS_URL: redis!.url,
-          RATE_LIMIT_IP: '100000/60',
-          RATE_LIMIT_AGREEMENT: '100000/60',
-          DUPLICATE_WINDOW_SECONDS: '0',
-        }),
-        createLogger('info', sink),
-      ),
-    ),
-  );
+  relays = await Promise.all([1, 2, 3].map(() => startFleetRelay(sandbox!, redis!.url, logLines)));
   return { sandbox, relays };
 }
 
 /** `count` payments, `connections` at a time, each to the next relay in turn; the statuses. */
-async function load(count: number, connections = 30, spreadMs = 0): Promise<number[]> {
-  const statuses: number[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < count) {
-      const n = next++;
-      if (spreadMs) await new Promise((resolve) => setTimeout(resolve, spreadMs));
-      const res = await fetch(`${relays[n % relays.length]!.url}/payments`, {
-        method: 'POST',
-        headers: { origin: SHOP, 'content-type': 'application/json' },
-        body: JSON.stringify(paymentA()),
-      });
-      await res.arrayBuffer();
-      statuses.push(res.status);
-    }
-  };
-  await Promise.all(Array.from({ length: connections }, worker));
-  return statuses;
-}
+const load = (count: number, connections = 30, spreadMs = 0) =>
+  roundRobin(() => relays.map((relay) => relay.url), count, connections, spreadMs);
 
 afterEach(async () => {
   await Promise.all(relays.map((r) => r.close()));

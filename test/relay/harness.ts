@@ -1,7 +1,7 @@
 /** Starts the billing sandbox and a relay wired to it, both on free ports over real sockets. */
 import { Writable } from 'node:stream';
-import { loadConfig } from '../../src/relay/config.js';
-import { createLogger } from '../../src/relay/logger.js';
+import { loadConfig } from '../../src/relay/config/load.js';
+import { createLogger } from '../../src/relay/observability/logger.js';
 import { startRelay } from '../../src/relay/server.js';
 import { startSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 
@@ -86,4 +86,38 @@ export async function waitFor(predicate: () => boolean, ms = 30_000): Promise<vo
     if (Date.now() > until) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** A `POST /payments` from the shop's page (with `key` as its Idempotency-Key): its status, code and replay. */
+export async function postPayment(
+  relay: string,
+  body: unknown,
+  key?: string,
+): Promise<{ status: number; code?: string; replayed: boolean }> {
+  const res = await fetch(`${relay}/payments`, {
+    method: 'POST',
+    headers: { origin: SHOP, 'content-type': 'application/json', ...(key && { 'idempotency-key': key }) },
+    body: JSON.stringify(body),
+  });
+  const answer = (await res.json()) as { error?: { code: string } };
+  return {
+    status: res.status,
+    ...(answer.error && { code: answer.error.code }),
+    replayed: res.headers.get('idempotent-replayed') === 'true',
+  };
+}
+
+/** Payment `n` of a test: its number travels in its return URL, so the billing's calls tell the payments apart. */
+export const numberedPayment = (n: number) => paymentA({ confirmation_return_url: `${SHOP}/paid?n=${n}` });
+
+/** How many `POST /eps_payments` of each numbered payment (`numberedPayment`) reached the billing. */
+export function billedTimes(calls: { method: string; path: string; body: unknown }[], count: number): number[] {
+  const times = Array<number>(count).fill(0);
+  for (const call of calls) {
+    if (call.method !== 'POST' || !call.path.endsWith('/eps_payments')) continue;
+    const params = (call.body as { eps_params: { name: string; value: string }[] }).eps_params;
+    const url = params.find((p) => p.name === 'confirmation_return_url')!.value;
+    times[Number(new URL(url).searchParams.get('n'))]! += 1;
+  }
+  return times;
 }

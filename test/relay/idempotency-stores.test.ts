@@ -1,5 +1,5 @@
 /**
- * The idempotency stores against their contract (src/relay/idempotency/store.ts), each on its own: one suite run on
+ * The idempotency stores against their contract (src/relay/stores/idempotency/store.ts), each on its own: one suite run on
  * SQLite in memory (with a clock of the test's own), SQLite in a file (two connections, the real clock) and Redis (two
  * clients of a private redis-server, redis-server.ts, whose own clock runs the leases). Then what only one store has:
  * SQLite's file across a close and a reopen, its modes, a disk that takes no more writes, its sweep and truly parallel
@@ -15,15 +15,15 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { createClient, type RedisClientType } from 'redis';
-import { RedisIdempotencyStore, type RedisScripting } from '../../src/relay/idempotency/redis-store.js';
-import { openSqliteStore, type SqliteIdempotencyStore } from '../../src/relay/idempotency/sqlite-store.js';
+import { RedisIdempotencyStore, type RedisScripting } from '../../src/relay/stores/idempotency/redis-store.js';
+import { openSqliteStore, type SqliteIdempotencyStore } from '../../src/relay/stores/idempotency/sqlite-store.js';
 import {
   ClaimLostError,
   StoreTimeoutError,
   type Claim,
   type IdempotencyStore,
   type StoredAnswer,
-} from '../../src/relay/idempotency/store.js';
+} from '../../src/relay/stores/idempotency/store.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 
 /** Leases short enough to wait out for real; every wait keeps at least 100 ms away from the edge it tests. */
@@ -74,7 +74,7 @@ const done = (fingerprint: string, answer: StoredAnswer = ANSWER): Claim => ({ k
 /** How a worker thread imports the TypeScript of src/ (tsx's loader is not inherited by a thread's code). */
 const WORKER_ENV = {
   tsx: import.meta.resolve('tsx/esm/api'),
-  module: new URL('../../src/relay/idempotency/sqlite-store.ts', import.meta.url).href,
+  module: new URL('../../src/relay/stores/idempotency/sqlite-store.ts', import.meta.url).href,
 };
 const IMPORT_STORE = `const { openSqliteStore } = await (await import(workerData.tsx)).tsImport(workerData.module, workerData.module);`;
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
 import { checkPayment } from '../../src/eps/request.js';
-import { createClientSession } from '../../src/relay/session.js';
+import { createClientSession } from '../../src/relay/session/client-session.js';
 import { ALL_LOOKUPS, SHOP, epsCalls, paymentA, startStack, type Stack } from './harness.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 

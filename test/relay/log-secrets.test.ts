@@ -5,9 +5,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { loadConfig } from '../../src/relay/config.js';
-import { VARIABLES } from '../../src/relay/config-variables.js';
-import { createLogger, LogSecrets } from '../../src/relay/logger.js';
+import { loadConfig } from '../../src/relay/config/load.js';
+import { VARIABLES, type Variable } from '../../src/relay/config/variables.js';
+import { createLogger, LogSecrets } from '../../src/relay/observability/logger.js';
 import { CREDENTIALS, paymentA, startStack, waitFor, type Stack } from './harness.js';
 
 const SESSION_SECRET = 'log-secrets-test-session-secret-0123456789abcdef';
@@ -79,7 +79,7 @@ describe('relay logs: secrets scrubbed by value', () => {
       SESSION_SECRET,
       TOKEN_SECRET: 'token-secret-for-the-fleet-0123456789abcdef',
     });
-    const secretNames = Object.entries(VARIABLES)
+    const secretNames = (Object.entries(VARIABLES) as [string, Variable<unknown>][])
       .filter(([, v]) => v.secret)
       .map(([name]) => name);
     assert.ok(secretNames.includes('BILLING_PASSWORD') && secretNames.includes('REDIS_URL'));

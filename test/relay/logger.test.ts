@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { createLogger } from '../../src/relay/logger.js';
+import { createLogger } from '../../src/relay/observability/logger.js';
 
 /** The relay's logger, writing its lines into `lines`. */
 function capturedLogger() {

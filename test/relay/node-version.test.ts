@@ -9,7 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isSupportedNode } from '../../src/relay/node-version.js';
+import { isSupportedNode } from '../../src/relay/config/node-version.js';
 import { BUILT_RELAY } from './relay-process.js';
 
 /** An old Node on this machine: the system's (`/usr/bin/node`, Node 20 on Debian 13), when it is one. */

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { SignJWT, UnsecuredJWT } from 'jose';
-import { createClientSession } from '../../src/relay/session.js';
+import { createClientSession } from '../../src/relay/session/client-session.js';
 import { CREDENTIALS, SHOP, paymentA, startStack, type Stack } from './harness.js';
 
 const SECRET = 'a-session-secret-of-at-least-32-bytes-for-tests';

@@ -16,9 +16,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from 'redis';
 import { longestAuthorizedCallMs } from '../../src/relay/billing/client.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { CREDENTIALS, SHOP, paymentA, waitFor } from './harness.js';
+import { CREDENTIALS, billedTimes, numberedPayment, postPayment, waitFor } from './harness.js';
 import { freePort } from './redis-server.js';
-import { spawnRelay, type RelayProcess } from './relay-process.js';
+import { sandboxRelayEnv, spawnRelay, type RelayProcess } from './relay-process.js';
 
 const BILLING_TIMEOUT_MS = 1_000;
 const LEASE_MS = longestAuthorizedCallMs(BILLING_TIMEOUT_MS) + 5_000;
@@ -36,26 +36,7 @@ async function durableRedis(port: number, dir: string): Promise<ChildProcess> {
   return child;
 }
 
-async function pay(relay: string, key: string, n: number) {
-  const res = await fetch(`${relay}/payments`, {
-    method: 'POST',
-    headers: { origin: SHOP, 'content-type': 'application/json', 'idempotency-key': key },
-    body: JSON.stringify(paymentA({ confirmation_return_url: `${SHOP}/paid?n=${n}` })),
-  });
-  const body = (await res.json()) as { error?: { code: string } };
-  return { status: res.status, code: body.error?.code };
-}
-
-function billedTimes(sandbox: Sandbox, count: number): number[] {
-  const times = Array<number>(count).fill(0);
-  for (const call of sandbox.calls) {
-    if (call.method !== 'POST' || !call.path.endsWith('/eps_payments')) continue;
-    const params = (call.body as { eps_params: { name: string; value: string }[] }).eps_params;
-    const url = params.find((p) => p.name === 'confirmation_return_url')!.value;
-    times[Number(new URL(url).searchParams.get('n'))]! += 1;
-  }
-  return times;
-}
+const pay = (relay: string, key: string, n: number) => postPayment(relay, numberedPayment(n), key);
 
 describe('a Redis killed between claims and their payments (SIGKILL, restarted with AOF)', () => {
   let sandbox: Sandbox;
@@ -67,18 +48,12 @@ describe('a Redis killed between claims and their payments (SIGKILL, restarted w
     port = await freePort();
     redis = await durableRedis(port, dir);
     sandbox = await startSandbox({ port: 0, ...CREDENTIALS });
-    relay = await spawnRelay({
-      ...sandbox.relayEnv(),
-      BILLING_USERNAME: CREDENTIALS.username,
-      BILLING_PASSWORD: CREDENTIALS.password,
-      ALLOWED_ORIGINS: SHOP,
-      BILLING_TIMEOUT_MS: String(BILLING_TIMEOUT_MS),
-      RATE_LIMIT_IP: '100000/60',
-      RATE_LIMIT_AGREEMENT: '100000/60',
-      DUPLICATE_WINDOW_SECONDS: '0',
-      LOG_LEVEL: 'fatal',
-      REDIS_URL: `redis://127.0.0.1:${port}`,
-    });
+    relay = await spawnRelay(
+      sandboxRelayEnv(sandbox, {
+        BILLING_TIMEOUT_MS: String(BILLING_TIMEOUT_MS),
+        REDIS_URL: `redis://127.0.0.1:${port}`,
+      }),
+    );
   });
   after(async () => {
     await relay?.stop('SIGKILL');
@@ -129,7 +104,11 @@ describe('a Redis killed between claims and their payments (SIGKILL, restarted w
         );
       }
       assert.ok(!codes.has('idempotency_outcome_unknown'), 'a key never sent is never unknown');
-      assert.deepEqual(billedTimes(sandbox, KEYS), Array(KEYS).fill(1), 'each key reached the billing exactly once');
+      assert.deepEqual(
+        billedTimes(sandbox.calls, KEYS),
+        Array(KEYS).fill(1),
+        'each key reached the billing exactly once',
+      );
     },
   );
 });

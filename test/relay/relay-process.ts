@@ -3,14 +3,15 @@
  * Node that has node:sqlite (the one running the tests). It can be killed with a real signal and started again on the
  * same port and the same key store.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { freePort } from './redis-server.js';
-import { waitFor } from './harness.js';
+import { CREDENTIALS, SHOP, waitFor } from './harness.js';
 
 /** The relay `npm run build` makes: the package's `billing-pay-relay` bin. */
 export const BUILT_RELAY = fileURLToPath(new URL('../../dist/relay/server.js', import.meta.url));
@@ -89,4 +90,27 @@ export async function spawnRelay(
       return exited;
     },
   };
+}
+
+/**
+ * The environment of a relay process paying against `sandbox` for the shop: its credentials, limits and the duplicate
+ * window out of the way of many payments, quiet logs; `env` over it.
+ */
+export function sandboxRelayEnv(sandbox: Sandbox, env: Record<string, string> = {}): Record<string, string> {
+  return {
+    ...sandbox.relayEnv(),
+    BILLING_USERNAME: CREDENTIALS.username,
+    BILLING_PASSWORD: CREDENTIALS.password,
+    ALLOWED_ORIGINS: SHOP,
+    RATE_LIMIT_IP: '100000/60',
+    RATE_LIMIT_AGREEMENT: '100000/60',
+    DUPLICATE_WINDOW_SECONDS: '0',
+    LOG_LEVEL: 'fatal',
+    ...env,
+  };
+}
+
+/** Sets a relay's soft file size limit (bytes, or `unlimited`): past it a write fails as on a full disk. */
+export function limitFileSize(relay: RelayProcess, limit: number | 'unlimited'): void {
+  execFileSync('prlimit', ['--pid', String(relay.child.pid), `--fsize=${limit}:`]);
 }

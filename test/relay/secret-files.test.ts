@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'redis';
-import { createClientSession } from '../../src/relay/session.js';
+import { createClientSession } from '../../src/relay/session/client-session.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { SHOP, paymentA } from './harness.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';

@@ -7,14 +7,12 @@
  */
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { createClient } from 'redis';
-import { loadConfig } from '../../src/relay/config.js';
-import { createLogger } from '../../src/relay/logger.js';
-import { startRelay, type Relay } from '../../src/relay/server.js';
-import { createClientSession } from '../../src/relay/session.js';
+import type { Relay } from '../../src/relay/server.js';
+import { createClientSession } from '../../src/relay/session/client-session.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
-import { CREDENTIALS, SHOP, paymentA, startStack } from './harness.js';
+import { roundRobin, startFleetRelay } from './fleet.js';
+import { CREDENTIALS, SHOP, startStack } from './harness.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 
 const OLD = 'the-former-token-secret-of-at-least-32-bytes';
@@ -32,48 +30,15 @@ async function startFleet(options: SandboxOptions, secrets: Record<string, strin
   relays = await Promise.all(
     secrets.map(async (env) => {
       const log: string[] = [];
-      const sink = new Writable({
-        write(chunk, _encoding, done) {
-          log.push(String(chunk));
-          done();
-        },
-      });
-      const config = loadConfig({
-        ...sandbox!.relayEnv(),
-        ALLOWED_ORIGINS: SHOP,
-        PORT: '0',
-        REDIS_URL: redis!.url,
-        RATE_LIMIT_IP: '100000/60',
-        RATE_LIMIT_AGREEMENT: '100000/60',
-        DUPLICATE_WINDOW_SECONDS: '0',
-        ...env,
-      });
-      return { relay: await startRelay(config, createLogger('info', sink)), log };
+      return { relay: await startFleetRelay(sandbox!, redis!.url, log, env), log };
     }),
   );
   return sandbox;
 }
 
 /** `count` payments, `connections` at a time, each to the next relay in turn; the statuses. */
-async function load(count: number, connections = 30, spreadMs = 0): Promise<number[]> {
-  const statuses: number[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < count) {
-      const n = next++;
-      if (spreadMs) await new Promise((resolve) => setTimeout(resolve, spreadMs));
-      const res = await fetch(`${relays[n % relays.length]!.relay.url}/payments`, {
-        method: 'POST',
-        headers: { origin: SHOP, 'content-type': 'application/json' },
-        body: JSON.stringify(paymentA()),
-      });
-      await res.arrayBuffer();
-      statuses.push(res.status);
-    }
-  };
-  await Promise.all(Array.from({ length: connections }, worker));
-  return statuses;
-}
+const load = (count: number, connections = 30, spreadMs = 0) =>
+  roundRobin(() => relays.map(({ relay }) => relay.url), count, connections, spreadMs);
 
 const storedToken = async () => {
   const client = createClient({ url: redis!.url });
@@ -127,19 +92,7 @@ describe('rotating TOKEN_SECRET', () => {
     const first = await storedToken();
     assert.ok(first, 'the first relay shared its token');
     const strangerLog: string[] = [];
-    const stranger = await startRelay(
-      loadConfig({
-        ...sandbox.relayEnv(),
-        ALLOWED_ORIGINS: SHOP,
-        PORT: '0',
-        REDIS_URL: redis!.url,
-        RATE_LIMIT_IP: '100000/60',
-        RATE_LIMIT_AGREEMENT: '100000/60',
-        DUPLICATE_WINDOW_SECONDS: '0',
-        TOKEN_SECRET: NEW,
-      }),
-      createLogger('info', new Writable({ write: (chunk, _e, done) => (strangerLog.push(String(chunk)), done()) })),
-    );
+    const stranger = await startFleetRelay(sandbox, redis!.url, strangerLog, { TOKEN_SECRET: NEW });
     relays.push({ relay: stranger, log: strangerLog });
     const statuses = await load(40, 4);
     assert.deepEqual(

@@ -6,7 +6,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
-import { createClientSession } from '../../src/relay/session.js';
+import { createClientSession } from '../../src/relay/session/client-session.js';
 import type { Relay } from '../../src/relay/server.js';
 import { json, startFakeBilling } from './fake-billing.js';
 import { SHOP, paymentA, waitFor } from './harness.js';

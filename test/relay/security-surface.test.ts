@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { SignJWT } from 'jose';
-import { ConfigError, loadConfig } from '../../src/relay/config.js';
-import { createClientSession } from '../../src/relay/session.js';
+import { ConfigError, loadConfig } from '../../src/relay/config/load.js';
+import { createClientSession } from '../../src/relay/session/client-session.js';
 import { SHOP, startStack, type Stack } from './harness.js';
 
 const SECRET = 'a-session-secret-of-at-least-32-bytes-for-tests';
@@ -214,7 +214,7 @@ describe('relay: a slow stdout (issue 12.8)', () => {
   it('the logger drops lines past its buffer rather than holding them all', async () => {
     // A child whose stdout nobody reads logs 400 MB of lines; its heap must not hold them.
     const script = `
-      import { createLogger } from './src/relay/logger.ts';
+      import { createLogger } from './src/relay/observability/logger.ts';
       const log = createLogger('info');
       const pad = 'x'.repeat(4000);
       const before = process.memoryUsage().heapUsed;

@@ -7,47 +7,19 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { longestAuthorizedCallMs } from '../../src/relay/billing/client.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { CREDENTIALS, SHOP, paymentA, waitFor } from './harness.js';
-import { spawnRelay, storeFile, type RelayProcess } from './relay-process.js';
+import { CREDENTIALS, billedTimes, numberedPayment, postPayment, waitFor } from './harness.js';
+import { limitFileSize, sandboxRelayEnv, spawnRelay, storeFile, type RelayProcess } from './relay-process.js';
 
 const BILLING_TIMEOUT_MS = 1_000;
 const LEASE_MS = longestAuthorizedCallMs(BILLING_TIMEOUT_MS) + 5_000;
 const CLIENTS = 8;
 
-type Answer = { status: number; code?: string; replayed: boolean };
-
-/** Payment `n`: its number travels in its return URL, so the billing's calls tell the keys apart. */
-async function pay(relay: string, key: string, n: number): Promise<Answer> {
-  const res = await fetch(`${relay}/payments`, {
-    method: 'POST',
-    headers: { origin: SHOP, 'content-type': 'application/json', 'idempotency-key': key },
-    body: JSON.stringify(paymentA({ confirmation_return_url: `${SHOP}/paid?n=${n}` })),
-  });
-  const body = (await res.json()) as { error?: { code: string } };
-  return { status: res.status, code: body.error?.code, replayed: res.headers.get('idempotent-replayed') === 'true' };
-}
-
-/** How many `POST /eps_payments` of each payment number reached the billing. */
-function billedTimes(sandbox: Sandbox, count: number): number[] {
-  const times = Array<number>(count).fill(0);
-  for (const call of sandbox.calls) {
-    if (call.method !== 'POST' || !call.path.endsWith('/eps_payments')) continue;
-    const params = (call.body as { eps_params: { name: string; value: string }[] }).eps_params;
-    const url = params.find((p) => p.name === 'confirmation_return_url')!.value;
-    times[Number(new URL(url).searchParams.get('n'))]! += 1;
-  }
-  return times;
-}
-
-/** Sets the relay's soft file size limit (bytes, or `unlimited`). */
-const limitFileSize = (relay: RelayProcess, limit: number | 'unlimited') =>
-  execFileSync('prlimit', ['--pid', String(relay.child.pid), `--fsize=${limit}:`]);
+const pay = (relay: string, key: string, n: number) => postPayment(relay, numberedPayment(n), key);
 
 const readyStatus = async (relay: RelayProcess) => (await fetch(`${relay.url}/readyz`)).status;
 
@@ -58,18 +30,7 @@ describe('a key store that fills up mid-traffic (SQLite): nothing paid twice, 50
   before(async () => {
     sandbox = await startSandbox({ port: 0, ...CREDENTIALS });
     relay = await spawnRelay(
-      {
-        ...sandbox.relayEnv(),
-        BILLING_USERNAME: CREDENTIALS.username,
-        BILLING_PASSWORD: CREDENTIALS.password,
-        ALLOWED_ORIGINS: SHOP,
-        BILLING_TIMEOUT_MS: String(BILLING_TIMEOUT_MS),
-        RATE_LIMIT_IP: '100000/60',
-        RATE_LIMIT_AGREEMENT: '100000/60',
-        DUPLICATE_WINDOW_SECONDS: '0',
-        LOG_LEVEL: 'fatal',
-        STORE_FILE: file,
-      },
+      sandboxRelayEnv(sandbox, { BILLING_TIMEOUT_MS: String(BILLING_TIMEOUT_MS), STORE_FILE: file }),
       undefined,
       { fileSizeLimitable: true },
     );
@@ -84,7 +45,7 @@ describe('a key store that fills up mid-traffic (SQLite): nothing paid twice, 50
     { timeout: 120_000 },
     async () => {
       const keys: string[] = [];
-      const answers: { n: number; answer: Answer; full: boolean }[] = [];
+      const answers: { n: number; answer: Awaited<ReturnType<typeof pay>>; full: boolean }[] = [];
       let full = false;
       let stop = false;
       // Each client sends a payment, then the same again (a retry), then the next.
@@ -121,7 +82,7 @@ describe('a key store that fills up mid-traffic (SQLite): nothing paid twice, 50
       }
 
       assert.deepEqual(
-        billedTimes(sandbox, keys.length).flatMap((times, n) => (times > 1 ? [{ n, times }] : [])),
+        billedTimes(sandbox.calls, keys.length).flatMap((times, n) => (times > 1 ? [{ n, times }] : [])),
         [],
         'no key reached the billing twice',
       );
@@ -150,7 +111,7 @@ describe('a key store that fills up mid-traffic (SQLite): nothing paid twice, 50
         );
       }
       assert.deepEqual(
-        billedTimes(sandbox, keys.length).flatMap((times, n) => (times !== 1 ? [{ n, times }] : [])),
+        billedTimes(sandbox.calls, keys.length).flatMap((times, n) => (times !== 1 ? [{ n, times }] : [])),
         [],
         'each key reached the billing exactly once',
       );

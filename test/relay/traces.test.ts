@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClientSession } from '../../src/relay/session.js';
+import { createClientSession } from '../../src/relay/session/client-session.js';
 import { CREDENTIALS, SHOP, paymentA, startStack, type Stack } from './harness.js';
 import { BUILT_RELAY, spawnRelay } from './relay-process.js';
 

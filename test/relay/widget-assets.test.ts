@@ -1,5 +1,5 @@
 /**
- * The widget bundles served like a CDN's assets (src/relay/widget-assets.ts): precompressed forms by
+ * The widget bundles served like a CDN's assets (src/relay/assets/widget-assets.ts): precompressed forms by
  * Accept-Encoding, strong ETags and 304, the immutable content-hashed name, and an SRI hash that matches the bytes.
  */
 import { after, before, describe, it } from 'node:test';
@@ -16,7 +16,7 @@ import {
   pickEncoding,
   serveWidgetAssets,
   type BundleManifest,
-} from '../../src/relay/widget-assets.js';
+} from '../../src/relay/assets/widget-assets.js';
 import { SHOP, startStack, type Stack } from './harness.js';
 
 const sri = (bytes: Uint8Array) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;

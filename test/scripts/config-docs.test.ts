@@ -1,6 +1,6 @@
 /**
  * docs/relay.md's configuration tables and `.env.example` are made from the relay's one table of variables
- * (src/relay/config-variables.ts, by scripts/docs/config-tables.ts in `npm run build`): this fails when they are
+ * (src/relay/config/variables.ts, by scripts/docs/config-tables.ts in `npm run build`): this fails when they are
  * stale, and checks that what they say is what `loadConfig` does.
  */
 import { describe, it } from 'node:test';
@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { configTables, envExample } from '../../scripts/docs/config-tables.js';
-import { loadConfig } from '../../src/relay/config.js';
-import { VARIABLES } from '../../src/relay/config-variables.js';
+import { loadConfig } from '../../src/relay/config/load.js';
+import { VARIABLES } from '../../src/relay/config/variables.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const read = (file: string) => readFileSync(`${root}${file}`, 'utf8');

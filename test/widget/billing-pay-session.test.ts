@@ -5,7 +5,19 @@
 import { expect, html, oneEvent } from '@open-wc/testing';
 import sinon from 'sinon';
 import { BillingPay } from '../../src/widget/billing-pay.js';
-import { CONFIG, control, created, json, labels, mount, pay, type, type SentRequest, stubNavigate } from './helpers.js';
+import {
+  CONFIG,
+  control,
+  created,
+  forgetAttempts,
+  json,
+  labels,
+  mount,
+  pay,
+  type,
+  type SentRequest,
+  stubNavigate,
+} from './helpers.js';
 
 const RELAY = 'http://relay.test';
 const SESSION = 'eyJhbGciOiJIUzI1NiJ9.eyJhZ3IiOjEwMDF9.c2lnbmF0dXJl';
@@ -40,6 +52,7 @@ describe('<billing-pay session>', () => {
   afterEach(() => {
     fetchStub.restore();
     navigate.restore();
+    forgetAttempts();
   });
 
   async function send(el: BillingPay): Promise<Record<string, unknown>> {

@@ -16,6 +16,7 @@ import {
   json,
   mount,
   pay,
+  PAYMENT_PAGE,
   payButton,
   status,
   stubNavigate,
@@ -28,6 +29,9 @@ const RELAY = 'http://relay.test';
 const BACK = 'https://shop.example/back';
 const EARLIER = '2026-11-26T12:03:00Z';
 
+/** The relay's answer to the same payment sent again within its window. */
+const duplicate = () =>
+  json({ error: { code: 'duplicate_payment', message: 'The same payment was sent.', earlier_at: EARLIER } }, 409);
 const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
 const button = (el: BillingPay, text: string) =>
   [...el.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent!.trim() === text);
@@ -130,9 +134,6 @@ describe('<billing-pay> states', () => {
   });
 
   describe('the same payment sent again', () => {
-    const duplicate = () =>
-      json({ error: { code: 'duplicate_payment', message: 'The same payment was sent.', earlier_at: EARLIER } }, 409);
-
     for (const lang of ['en', 'ru']) {
       it(`asks before paying again; Cancel goes back to the form as it was (${lang})`, async () => {
         relay.restore();
@@ -312,16 +313,44 @@ describe('<billing-pay> states', () => {
     for (const lang of ['en', 'ru'])
       for (const theme of ['light', 'dark'])
         for (const dir of ['ltr', 'rtl'])
-          it(`${lang}, ${theme}, ${dir}`, async () => {
-            const box = await fixture<HTMLElement>(html`<div dir=${dir}>
-              <billing-pay relay=${RELAY} lang=${lang} theme=${theme} currency="RUB"></billing-pay>
-            </div>`);
-            box.style.inlineSize = '360px';
-            const el = box.querySelector('billing-pay')!;
-            await waitUntil(() => el.state === 'ready', 'not ready');
-            await el.updateComplete;
-            expect(el.scrollWidth, 'nothing sticks out').to.be.at.most(360);
+          it(`${lang}, ${theme}, ${dir}: the form, the duplicate question, the result screen`, async () => {
+            relay.restore();
+            const paid = () => json({ redirect_url: PAYMENT_PAGE, payment: { payment_id: 42 } }, 201);
+            relay = stubRelay({ payment: () => (relay.payments().length === 1 ? duplicate() : paid()) });
+            const widget = async (screen: string) => {
+              const box = await fixture<HTMLElement>(html`<div dir=${dir}>
+                <billing-pay relay=${RELAY} lang=${lang} theme=${theme} currency="RUB"></billing-pay>
+              </div>`);
+              box.style.inlineSize = '360px';
+              const el = box.querySelector('billing-pay')!;
+              await waitUntil(() => el.state === 'ready', 'not ready');
+              await el.updateComplete;
+              expect(getComputedStyle(el).direction).to.equal(dir);
+              expect(el.scrollWidth, `${screen}: nothing sticks out`).to.be.at.most(360);
+              return el;
+            };
+            const el = await widget('the form');
             await expect(el).to.be.accessible();
+
+            await type(el, lang === 'ru' ? 'Сумма, ₽' : 'Amount, ₽', '1500.5');
+            await type(el, lang === 'ru' ? 'Номер договора' : 'Agreement number', 'AG-1001');
+            await pay(el);
+            await waitUntil(() => el.shadowRoot!.querySelector('[part~="question"]'), 'no duplicate question');
+            expect(el.scrollWidth, 'the question: nothing sticks out').to.be.at.most(360);
+            await expect(el).to.be.accessible();
+
+            // "Pay again": the payment page, and back on this page, the result screen.
+            button(el, lang === 'ru' ? 'Оплатить ещё раз' : 'Pay again')!.click();
+            await waitUntil(() => navigate.calledOnce, 'not taken to the payment page');
+            try {
+              const back = await widget('the result screen');
+              await waitUntil(() => back.shadowRoot!.querySelector('[part="result"]'), 'no result screen');
+              expect(back.scrollWidth, 'the result: nothing sticks out').to.be.at.most(360);
+              await expect(back).to.be.accessible();
+            } finally {
+              sessionStorage.clear();
+              localStorage.clear();
+            }
           });
   });
 });

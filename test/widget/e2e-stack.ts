@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
 import { longestAuthorizedCallMs } from '../../src/relay/billing/client.js';
-import { loadConfig } from '../../src/relay/config.js';
-import { createLogger } from '../../src/relay/logger.js';
+import { loadConfig } from '../../src/relay/config/load.js';
+import { createLogger } from '../../src/relay/observability/logger.js';
 import { startRelay, type Relay } from '../../src/relay/server.js';
-import { createClientSession } from '../../src/relay/session.js';
+import { createClientSession } from '../../src/relay/session/client-session.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { elementHtml, relayHints, scriptHtml } from '../../demo/playground-snippet.js';
 import { configRequests } from '../../scripts/relay-metrics.js';
@@ -72,6 +72,8 @@ export async function startE2eStack(pageOrigins: string[]) {
     }),
     /** `GET /config` requests the relay has answered so far (its `relay_http_requests_total`). */
     'config-requests': async () => ({ count: await configRequests(relay.metricsUrl!) }),
+    /** `POST /payments` requests the relay has answered so far, whatever their status (`relay_http_requests_total`). */
+    'payment-requests': async () => ({ count: await paymentRequests(relay.metricsUrl!) }),
     /** The `POST /eps_payments` bodies that reached the billing. */
     payments: async () =>
       sandbox.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/eps_payments')).map((c) => c.body),
@@ -208,6 +210,32 @@ export async function startE2eStack(pageOrigins: string[]) {
       return {
         html: `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Account</title>\n${scriptHtml(relay.url, bundle)}\n${reporter}\n</head>\n<body>${element}</body></html>\n`,
         csp: `default-src 'none'; script-src 'self' ${relay.url}; connect-src ${relay.url}; style-src 'self'; base-uri 'none'`,
+      };
+    },
+    /**
+     * A merchant's page with `<billing-pay>` (the built bundle from the relay) filled in by its attributes — system C,
+     * `?amount=`, agreement AG-1001 — so that Pay is the payer's one click; and frame-reporter.ts, as on `account`.
+     * `?frame-origins=`: the element's attribute.
+     */
+    pay: async (q) => {
+      // `?relay=`: a relay of `merchant-relay` (say, with its duplicate window on) in place of the runner's.
+      const from = merchantRelays.find((r) => r.url === q.get('relay')) ?? relay;
+      const bundles = (await (await fetch(`${from.url}/bundles.json`)).json()) as Record<string, EmbedBundle>;
+      const bundle = bundles['billing-pay.js'];
+      if (!bundle) throw new Error('the relay serves no billing-pay.js: run `npm run build` first');
+      const element = elementHtml('billing-pay', [
+        ['lang', 'en'],
+        ['relay', from.url],
+        ['systems', 'C'],
+        ['amount', q.get('amount') ?? '10.00'],
+        ['lookup', '5'],
+        ['agreement', 'AG-1001'],
+        ...(q.has('frame-origins') ? [['frame-origins', q.get('frame-origins')!] as [string, string]] : []),
+      ]);
+      const reporter = '<script type="module" src="/test/widget/pages/frame-reporter.ts"></script>';
+      return {
+        html: `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Shop</title>\n${scriptHtml(from.url, bundle)}\n${reporter}\n</head>\n<body>${element}</body></html>\n`,
+        csp: `default-src 'none'; script-src 'self' ${from.url}; connect-src ${from.url}; style-src 'self'; base-uri 'none'`,
       };
     },
   };
@@ -382,6 +410,18 @@ class ProcessRelay {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
+}
+
+/** `POST /payments` requests a relay has answered so far, whatever their status (`relay_http_requests_total`). */
+async function paymentRequests(metricsUrl: string): Promise<number> {
+  const metrics = await (await fetch(`${metricsUrl}/metrics`)).text();
+  return metrics
+    .split('\n')
+    .filter(
+      (l) =>
+        l.startsWith('relay_http_requests_total{') && l.includes('route="/payments"') && l.includes('method="POST"'),
+    )
+    .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
 }
 
 /** Resolves as soon as more than `count` payments have reached the billing; fails after 10 s (the hold is cleared). */

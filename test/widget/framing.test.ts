@@ -6,57 +6,15 @@
  * told why. Framed by its own origin, or by one its `frame-origins` names, it disables.
  */
 import { expect, waitUntil } from '@open-wc/testing';
-import { executeServerCommand } from '@web/test-runner-commands';
+import { ask, clickIn, otherOrigin, showFrame } from './frames.js';
 import { e2e } from './helpers.js';
-
-/** The runner's other origin: the same server under the other name. */
-const otherOrigin = () =>
-  location.origin.replace(/\/\/(localhost|127\.0\.0\.1):/, (_, host: string) =>
-    host === 'localhost' ? '//127.0.0.1:' : '//localhost:',
-  );
-
-interface Report {
-  at: { x: number; y: number } | null;
-  status: string;
-}
-
-/** Asks the framed page where `part` is and what the status says. */
-function ask(frame: HTMLIFrameElement, part: string): Promise<Report> {
-  return new Promise((resolve) => {
-    const answer = (e: MessageEvent<Report>) => {
-      if (e.source !== frame.contentWindow) return;
-      removeEventListener('message', answer);
-      resolve(e.data);
-    };
-    addEventListener('message', answer);
-    frame.contentWindow!.postMessage({ part }, new URL(frame.src).origin);
-  });
-}
-
-/** Clicks `part` in the frame with the real pointer, once it is shown. */
-async function clickIn(frame: HTMLIFrameElement, part: string): Promise<void> {
-  let report: Report = { at: null, status: '' };
-  await waitUntil(async () => (report = await ask(frame, part)).at !== null, `no ${part} in the frame`, {
-    timeout: 5_000,
-  }).catch((error: Error) => {
-    throw new Error(`${error.message}; its status: "${report.status}"`);
-  });
-  const box = frame.getBoundingClientRect();
-  await executeServerCommand('engine-click', { x: box.left + report.at!.x, y: box.top + report.at!.y });
-}
 
 /** Opens the account page of a fresh saved method in a frame from `origin`; `frameOrigins`: its attribute. */
 async function frameAccount(origin: string, frameOrigins?: string): Promise<HTMLIFrameElement> {
   await e2e('saved-method', { agreement_number: 'AG-1002' });
   const { session } = await e2e<{ session: string }>('session', { agreement: '1002' });
-  const frame = document.createElement('iframe');
-  frame.style.cssText = 'position:fixed;left:0;top:0;width:600px;height:500px;border:0';
   const query = new URLSearchParams({ session, ...(frameOrigins !== undefined && { 'frame-origins': frameOrigins }) });
-  frame.src = `${origin}/__e2e/page/account?${query}`;
-  const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
-  document.body.append(frame);
-  await loaded;
-  return frame;
+  return showFrame(`${origin}/__e2e/page/account?${query}`);
 }
 
 const deletes = async () => (await e2e<{ count: number }>('deletes')).count;

@@ -50,7 +50,7 @@ export function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 }
 
-export const created = (url = PAYMENT_PAGE) => json({ redirect_url: url, payment: { id: 42 } }, 201);
+export const created = (url = PAYMENT_PAGE) => json({ redirect_url: url, payment: { payment_id: 42 } }, 201);
 
 /** A payment that never answers until its request is aborted (then rejects the way `fetch` does). */
 export const hanging = (request: SentRequest) =>
@@ -59,6 +59,12 @@ export const hanging = (request: SentRequest) =>
       reject(new DOMException('The operation was aborted.', 'AbortError')),
     );
   });
+
+/** An answered payment leaves its attempt in the origin's storage, which the next test would read as a return. */
+export function forgetAttempts() {
+  sessionStorage.clear();
+  localStorage.clear();
+}
 
 /** Replaces `window.fetch` with a relay: `/config` and `/payments`. Restore it in `afterEach`. */
 export function stubRelay(options: RelayStubOptions = {}): RelayStub {
@@ -90,7 +96,10 @@ export function stubRelay(options: RelayStubOptions = {}): RelayStub {
     requests,
     payments: () => requests.filter((r) => r.url.endsWith('/payments')),
     stub,
-    restore: () => stub.restore(),
+    restore: () => {
+      stub.restore();
+      forgetAttempts();
+    },
   };
 }
 

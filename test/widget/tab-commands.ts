@@ -3,6 +3,7 @@
  * the origin's `localStorage`, and starts with an empty `sessionStorage`, as a tab a banking app opens), waits until
  * its `<billing-pay>` is ready and has said a return (or `waitMs` has passed), answers what the page shows, and closes
  * it. Chromium and Firefox through puppeteer (`browserContext().newPage()`), WebKit through W3C WebDriver's New Window.
+ * `engine-tab-pay`: the payer presses Pay in such a tab, with the real pointer, and is taken to the payment page.
  */
 import type { TestRunnerPlugin } from '@web/test-runner-core';
 import type { Page } from 'puppeteer-core';
@@ -40,6 +41,34 @@ const READ = `(() => {
   };
 })()`;
 
+export interface TabPayPayload {
+  /** A page with a `<billing-pay>` its attributes fill in, so that Pay is the one click left. */
+  url: string;
+}
+
+/** Where the tab went after Pay: the payment page's address (or the page's own, if it stayed). */
+export interface TabPaid {
+  href: string;
+}
+
+/** Runs in the tab: the centre of `<billing-pay>`'s Pay button once the element is ready, else `null`. */
+const PAY_BUTTON = `(() => {
+  const el = document.querySelector('billing-pay');
+  const box = el?.getAttribute('state') === 'ready' && el.shadowRoot.querySelector('button[type="submit"]')?.getBoundingClientRect();
+  return box && box.width ? { x: Math.round(box.left + box.width / 2), y: Math.round(box.top + box.height / 2) } : null;
+})()`;
+
+/** Asks `read` until it answers something, for at most `ms`. */
+async function poll<T>(read: () => Promise<T | null | undefined>, ms: number, what: string): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await read().catch(() => null);
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`engine-tab-pay: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 interface Session {
   id: string;
   browser: { type: string; getPage?(id: string): Page; driver?: Driver };
@@ -51,6 +80,9 @@ interface Driver {
   navigateTo(url: string): Promise<void>;
   executeScript(script: string, args: unknown[]): Promise<unknown>;
   closeWindow(): Promise<unknown>;
+  getUrl(): Promise<string>;
+  performActions(actions: object[]): Promise<void>;
+  releaseActions(): Promise<void>;
 }
 
 async function watch(read: () => Promise<TabView>, waitMs: number): Promise<TabView> {
@@ -69,6 +101,8 @@ export function tabCommands(): TestRunnerPlugin {
   return {
     name: 'billing-pay-tab-commands',
     async executeCommand({ command, payload, session }) {
+      if (command === 'engine-tab-pay')
+        return payInNewTab((payload as TabPayPayload).url, session as unknown as Session);
       if (command !== 'engine-new-tab') return undefined;
       const { url, waitMs } = payload as NewTabPayload;
       const s = session as unknown as Session;
@@ -95,4 +129,56 @@ export function tabCommands(): TestRunnerPlugin {
       }
     },
   };
+}
+
+/** Opens `url` in a new tab, clicks Pay there with the real pointer, and answers where the tab went. */
+async function payInNewTab(url: string, s: Session): Promise<TabPaid> {
+  const left = (href: string) => (href !== url && href !== 'about:blank' ? href : null);
+  if (s.browser.type === 'puppeteer') {
+    const tab = await s.browser.getPage!(s.id).browserContext().newPage();
+    try {
+      await tab.goto(url);
+      const at = await poll(
+        () => tab.evaluate(PAY_BUTTON) as Promise<{ x: number; y: number } | null>,
+        10_000,
+        'no Pay',
+      );
+      await tab.mouse.click(at.x, at.y);
+      return { href: await poll(async () => left(tab.url()), 10_000, 'the tab stayed on its page') };
+    } finally {
+      await tab.close();
+    }
+  }
+  const driver = s.browser.driver;
+  if (!driver) throw new Error('no WebDriver session');
+  const runner = await driver.getWindowHandle();
+  // A window, not a tab: WebKitWebDriver's pointer actions in a new tab of MiniBrowser hang (a background tab).
+  const { handle } = await driver.createWindow('window');
+  await driver.switchToWindow(handle);
+  try {
+    await driver.navigateTo(url);
+    const at = await poll(
+      () => driver.executeScript(`return ${PAY_BUTTON}`, []) as Promise<{ x: number; y: number } | null>,
+      10_000,
+      'no Pay',
+    );
+    await driver.performActions([
+      {
+        type: 'pointer',
+        id: 'mouse',
+        parameters: { pointerType: 'mouse' },
+        actions: [
+          { type: 'pointerMove', duration: 0, origin: 'viewport', ...at },
+          { type: 'pointerDown', button: 0 },
+          { type: 'pause', duration: 15 },
+          { type: 'pointerUp', button: 0 },
+        ],
+      },
+    ]);
+    await driver.releaseActions();
+    return { href: await poll(async () => left(await driver.getUrl()), 10_000, 'the tab stayed on its page') };
+  } finally {
+    await driver.closeWindow();
+    await driver.switchToWindow(runner);
+  }
 }

@@ -8,14 +8,14 @@ import { isRecord } from '../../eps/is-record.js';
 import { isAgreementNotFound } from './agreement-not-found.js';
 import { billingMessage, envelopeResponse } from './answer.js';
 import { exchange } from './exchange.js';
-import type { RelayConfig } from '../config.js';
-import { RelayError } from '../errors.js';
+import type { RelayConfig } from '../config/load.js';
+import { RelayError } from '../http/errors.js';
 import type { Logger } from 'pino';
-import type { LogSecrets } from '../logger.js';
-import type { Metrics } from '../metrics.js';
+import type { LogSecrets } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
 import { FleetTokenCache, type RedisTokenCommands } from './fleet-token.js';
 import { TokenCache, type TokenSource } from './token-cache.js';
-import type { Traces } from '../traces/traces.js';
+import type { Traces } from '../observability/traces.js';
 
 type BillingConfig = Pick<
   RelayConfig,
@@ -140,17 +140,15 @@ export class BillingClient {
     // 403 and 429 say nothing about the payment: the relay is not allowed, or the billing is busy. Either refuses the
     // request unread, so the Idempotency-Key stays free for the retry. Other 4xx refuse the payment itself.
     if (answer.status === 403) {
-      throw new RelayError(
-        502,
-        'billing_error',
-        'The billing service does not allow the relay to create payments (status 403).',
-        {
-          billingReached: false,
-        },
-      );
+      throw new RelayError('billing_error', {
+        message: 'The billing service does not allow the relay to create payments (status 403).',
+        billingReached: false,
+      });
     }
     if (answer.status === 429) {
-      throw new RelayError(503, 'billing_unavailable', 'The billing service is busy; try again in a moment.', {
+      throw new RelayError('billing_unavailable', {
+        status: 503,
+        message: 'The billing service is busy; try again in a moment.',
         billingReached: false,
         retryable: true,
         retryAfterSeconds: answer.retryAfterSeconds ?? 5,
@@ -159,7 +157,7 @@ export class BillingClient {
     // A lookup that finds nothing: the payer's own mistake, on a field they can correct. No payment was created, so
     // the Idempotency-Key stays free (a retry, the same or corrected, goes to the billing and never replays this).
     if (isAgreementNotFound(answer.status, answer.body, this.config.agreementNotFound)) {
-      throw new RelayError(422, 'agreement_not_found', 'The billing found no agreement by agreement_param_value.', {
+      throw new RelayError('agreement_not_found', {
         fields: { agreement_param_value: 'agreement_not_found' },
         billingReached: false,
         billingMessage: billingMessage(answer.body),
@@ -174,7 +172,8 @@ export class BillingClient {
     const query = new URLSearchParams({ status_list: '2', [agreementParam]: String(agreementId) });
     const answer = await this.#authorized('payment_methods', 'GET', `/payment_methods?${query}`);
     if (answer.status >= 400 && answer.status < 500) {
-      throw new RelayError(502, 'billing_error', `The billing service refused the list (status ${answer.status}).`, {
+      throw new RelayError('billing_error', {
+        message: `The billing service refused the list (status ${answer.status}).`,
         billingMessage: billingMessage(answer.body),
       });
     }
@@ -186,9 +185,9 @@ export class BillingClient {
   /** `DELETE /payment_methods/{id}`: disables the method and its autopayment. */
   async disablePaymentMethod(paymentMethodId: number): Promise<void> {
     const answer = await this.#authorized('payment_methods_delete', 'DELETE', `/payment_methods/${paymentMethodId}`);
-    if (answer.status === 404) throw new RelayError(404, 'not_found', 'There is no such payment method.');
+    if (answer.status === 404) throw new RelayError('not_found', { message: 'There is no such payment method.' });
     if (answer.status >= 300) {
-      throw new RelayError(502, 'billing_error', `The billing service answered with status ${answer.status}.`);
+      throw new RelayError('billing_error', { message: `The billing service answered with status ${answer.status}.` });
     }
   }
 
@@ -212,7 +211,8 @@ export class BillingClient {
       answer = await this.#send(operation, method, path, token, body);
     }
     if (answer.status === 401) {
-      throw new RelayError(502, 'billing_error', 'The billing service refused the relay’s credentials.', {
+      throw new RelayError('billing_error', {
+        message: 'The billing service refused the relay’s credentials.',
         billingReached: false,
       });
     }
@@ -232,7 +232,9 @@ export class BillingClient {
       return token;
     } catch (error) {
       if (!(error instanceof RelayError)) throw error;
-      throw new RelayError(error.status, error.code, error.message, {
+      throw new RelayError(error.code, {
+        status: error.status,
+        message: error.message,
         cause: error.cause,
         billingReached: false,
         retryable: error.retryable,
@@ -283,20 +285,17 @@ export class BillingClient {
     const token = response?.token;
     const expiresIn = response?.expires_in;
     if (answer.status === 401 || answer.status === 403) {
-      throw new RelayError(502, 'billing_error', 'The billing service refused the relay’s credentials.', {
+      throw new RelayError('billing_error', {
+        message: 'The billing service refused the relay’s credentials.',
         billingReached: false,
       });
     }
     if (typeof token !== 'string' || !token || typeof expiresIn !== 'number' || !(expiresIn > 0)) {
-      throw new RelayError(
-        502,
-        'billing_error',
-        `The billing service did not issue a token (status ${answer.status}).`,
-        {
-          billingReached: false,
-          retryable: answer.status >= 500,
-        },
-      );
+      throw new RelayError('billing_error', {
+        message: `The billing service did not issue a token (status ${answer.status}).`,
+        billingReached: false,
+        retryable: answer.status >= 500,
+      });
     }
     return { token, lifetimeMs: this.config.tokenTtlUnit === 's' ? expiresIn * 1000 : expiresIn };
   }
@@ -409,18 +408,14 @@ function upstreamError(error: unknown): RelayError {
     error instanceof undiciErrors.ConnectTimeoutError ||
     code === 'UND_ERR_CONNECT_TIMEOUT';
   if (error instanceof undiciErrors.ResponseExceededMaxSizeError || code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
-    return new RelayError(
-      502,
-      'billing_error',
-      'The billing service answered more than the relay reads (BILLING_MAX_RESPONSE_BYTES).',
-      {
-        cause: error,
-      },
-    );
+    return new RelayError('billing_error', {
+      message: 'The billing service answered more than the relay reads (BILLING_MAX_RESPONSE_BYTES).',
+      cause: error,
+    });
   }
   const options = { cause: error, billingReached: !notSent, retryable: true };
-  if (timedOut) return new RelayError(504, 'billing_timeout', 'The billing service did not answer in time.', options);
-  return new RelayError(502, 'billing_unavailable', 'The billing service cannot be reached.', options);
+  if (timedOut) return new RelayError('billing_timeout', { ...options });
+  return new RelayError('billing_unavailable', { ...options });
 }
 
 function parseJson(text: string): unknown {
@@ -434,11 +429,10 @@ function parseJson(text: string): unknown {
 /** The `response` of a 2xx answer; anything else is the billing's failure. */
 function successResponse(answer: BillingAnswer): Record<string, unknown> {
   if (answer.status >= 300) {
-    throw new RelayError(502, 'billing_error', `The billing service answered with status ${answer.status}.`);
+    throw new RelayError('billing_error', { message: `The billing service answered with status ${answer.status}.` });
   }
   const response = envelopeResponse(answer.body);
-  if (!response)
-    throw new RelayError(502, 'billing_error', 'The billing service gave an answer the relay does not understand.');
+  if (!response) throw new RelayError('billing_error');
   return response;
 }
 
@@ -448,7 +442,5 @@ function successResponse(answer: BillingAnswer): Record<string, unknown> {
  * clients' data, markup); it goes to the request's log line. (The agreement not found has its own code, above.)
  */
 function paymentRefusal(answer: BillingAnswer): RelayError {
-  return new RelayError(422, 'billing_rejected', 'The billing service refused this payment.', {
-    billingMessage: billingMessage(answer.body),
-  });
+  return new RelayError('billing_rejected', { billingMessage: billingMessage(answer.body) });
 }

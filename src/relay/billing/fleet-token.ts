@@ -13,9 +13,9 @@
  * the fleet's expires: two instances with unrelated secrets never take turns overwriting each other's.
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
-import type { RedisConnection } from '../redis-connection.js';
-import { REDIS_TIMEOUT_MS } from '../rate-limit.js';
-import { withDeadline } from '../idempotency/store.js';
+import type { RedisConnection } from '../stores/redis-connection.js';
+import { REDIS_TIMEOUT_MS } from '../stores/redis-connection.js';
+import { withDeadline } from '../stores/idempotency/store.js';
 import { tokenTimes, type IssuedToken, type TokenSource } from './token-cache.js';
 
 export type RedisTokenCommands = Pick<RedisConnection, 'get' | 'set' | 'eval'>;

@@ -1,7 +1,8 @@
 /**
  * CORS for the merchant's page origins only. Hono's `cors` middleware writes its headers on `c.res` before the route
  * answers; the route's answer then has to be copied into a full web `Response` (its body read back through a web
- * stream) to take them, on every request. Measured with `npm run bench`: about a sixth of the relay's CPU per payment.
+ * stream) to take them, on every request. Measured with `npm run bench` (CPU profile, bench/history.md): about 30 % of
+ * the relay's CPU per payment.
  * These headers go through `c.header()` into the answer as it is made.
  */
 import type { MiddlewareHandler } from 'hono';

@@ -2,15 +2,15 @@
 import { bodyLimit } from 'hono/body-limit';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import type { RelayConfig } from '../config.js';
-import type { RelayEnv } from '../env.js';
-import { RelayError } from '../errors.js';
+import type { RelayConfig } from '../config/load.js';
+import type { RelayContext } from './context.js';
+import { RelayError } from './errors.js';
 
 /** Answers are for one client only and never cached; HSTS once the relay is reached over TLS. */
 export function securityHeaders(config: Pick<RelayConfig, 'trustProxy'>) {
   // Set before the route answers, so they go into the answer as it is made (setting them afterwards turns the
   // node-server's light response into a full `Response`: measured costly). A route may set its own Cache-Control.
-  return createMiddleware<RelayEnv>(async (c, next) => {
+  return createMiddleware<RelayContext>(async (c, next) => {
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Referrer-Policy', 'no-referrer');
     c.header('Cache-Control', 'no-store');
@@ -24,18 +24,19 @@ export function securityHeaders(config: Pick<RelayConfig, 'trustProxy'>) {
 
 /**
  * Refuses a body above `max` bytes with a 413. A declared `Content-Length` is checked as it is (Node's parser holds the
- * body to it), which spares Hono's `bodyLimit` — it wraps the body in a web stream, measured as the costliest step of
- * the relay (see bench/results.md); a body without one (chunked) is still counted by `bodyLimit` as it streams in.
+ * body to it), which spares Hono's `bodyLimit` — it wraps the body in a web stream, the costliest step of the relay in
+ * a CPU profile of `npm run bench` (no figure recorded); a body without one (chunked) is still counted by `bodyLimit`.
  */
 export function limitBody(max: number) {
-  const tooLarge = () => new RelayError(413, 'payload_too_large', `The request body is larger than ${max} bytes.`);
+  const tooLarge = () =>
+    new RelayError('payload_too_large', { message: `The request body is larger than ${max} bytes.` });
   const streamed = bodyLimit({
     maxSize: max,
     onError: () => {
       throw tooLarge();
     },
   });
-  return createMiddleware<RelayEnv>(async (c, next) => {
+  return createMiddleware<RelayContext>(async (c, next) => {
     const length = c.req.header('content-length');
     if (length === undefined) return streamed(c, next);
     if (!/^\d{1,15}$/.test(length) || Number(length) > max) throw tooLarge();
@@ -44,17 +45,17 @@ export function limitBody(max: number) {
 }
 
 /** The request's log line names the origin and the variable that would allow it. */
-function logRefusedOrigin(c: Context<RelayEnv>, origin: string | undefined): void {
+function logRefusedOrigin(c: Context<RelayContext>, origin: string | undefined): void {
   c.set('logFields', { ...c.get('logFields'), origin: origin ?? null, refused: 'origin not in ALLOWED_ORIGINS' });
 }
 
 /** A payment may only be started from one of the merchant's pages (browsers always send Origin on a POST). */
 export function requireAllowedOrigin(allowed: Set<string>) {
-  return createMiddleware<RelayEnv>(async (c, next) => {
+  return createMiddleware<RelayContext>(async (c, next) => {
     const origin = c.req.header('origin');
     if (!origin || !allowed.has(origin)) {
       logRefusedOrigin(c, origin);
-      throw new RelayError(403, 'origin_not_allowed', 'Payments may only be started from the merchant’s own pages.');
+      throw new RelayError('origin_not_allowed');
     }
     await next();
   });
@@ -66,16 +67,14 @@ export function requireAllowedOrigin(allowed: Set<string>) {
  * network error. A request without `Origin` (same-origin GET, curl) passes.
  */
 export function refuseForeignOrigin(allowed: Set<string>) {
-  return createMiddleware<RelayEnv>(async (c, next) => {
+  return createMiddleware<RelayContext>(async (c, next) => {
     const origin = c.req.header('origin');
     if (origin !== undefined && !allowed.has(origin)) {
       logRefusedOrigin(c, origin);
       c.header('Access-Control-Allow-Origin', origin);
-      throw new RelayError(
-        403,
-        'origin_not_allowed',
-        `The relay's ALLOWED_ORIGINS does not name ${origin}: add it there for the widget to work on this page.`,
-      );
+      throw new RelayError('origin_not_allowed', {
+        message: `The relay's ALLOWED_ORIGINS does not name ${origin}: add it there for the widget to work on this page.`,
+      });
     }
     await next();
   });

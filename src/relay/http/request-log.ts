@@ -4,13 +4,13 @@
  */
 import { createMiddleware } from 'hono/factory';
 import type { Logger } from 'pino';
-import type { RelayEnv } from '../env.js';
-import { RelayError } from '../errors.js';
-import type { Metrics } from '../metrics.js';
+import type { RelayContext } from './context.js';
+import { RelayError } from './errors.js';
+import type { Metrics } from '../observability/metrics.js';
 
 /** `base`: the relay's `BASE_PATH`, left out of the metrics' route label so that it names the route wherever served. */
 export function requestLog(logger: Logger, metrics: Metrics, base = '') {
-  return createMiddleware<RelayEnv>(async (c, next) => {
+  return createMiddleware<RelayContext>(async (c, next) => {
     const logged = logger.isLevelEnabled('info');
     const started = logged ? performance.now() : 0;
     await next();

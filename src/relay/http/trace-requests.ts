@@ -1,11 +1,11 @@
 /** Each request in a span of its own (traces/), joined to the caller's `traceparent`. */
 import { createMiddleware } from 'hono/factory';
-import type { RelayEnv } from '../env.js';
-import { RelayError } from '../errors.js';
-import type { Traces } from '../traces/traces.js';
+import type { RelayContext } from './context.js';
+import { RelayError } from './errors.js';
+import type { Traces } from '../observability/traces.js';
 
 export function traceRequests(traces: Traces) {
-  return createMiddleware<RelayEnv>((c, next) =>
+  return createMiddleware<RelayContext>((c, next) =>
     traces.request(
       { method: c.req.method, traceparent: c.req.header('traceparent'), tracestate: c.req.header('tracestate') },
       async () => {

@@ -4,14 +4,14 @@ import type { Logger } from 'pino';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { SystemId } from '../../eps/systems.js';
 import type { BillingClient } from '../billing/client.js';
-import type { RelayConfig } from '../config.js';
-import type { IdempotencyStore } from '../idempotency/store.js';
-import type { KeyedHash } from '../keyed-hash.js';
-import type { Metrics } from '../metrics.js';
-import type { RecentPaymentStore } from '../recent-payments/store.js';
-import type { LimiterName } from '../rate-limit.js';
-import type { RedisGuard } from '../redis-guard.js';
-import type { WidgetAssets } from '../widget-assets.js';
+import type { RelayConfig } from '../config/load.js';
+import type { IdempotencyStore } from '../stores/idempotency/store.js';
+import type { KeyedHash } from '../stores/keyed-hash.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { RecentPaymentStore } from '../stores/recent-payments/store.js';
+import type { LimiterName } from '../limits/rate-limit.js';
+import type { RedisGuard } from '../stores/redis-guard.js';
+import type { WidgetAssets } from '../assets/widget-assets.js';
 
 export interface RouteDeps {
   config: RelayConfig;

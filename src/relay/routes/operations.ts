@@ -4,16 +4,16 @@
  * (metrics.ts), never the public port.
  */
 import { Hono } from 'hono';
-import type { RelayEnv } from '../env.js';
-import { RelayError } from '../errors.js';
+import type { RelayContext } from '../http/context.js';
+import { RelayError } from '../http/errors.js';
 import type { RouteDeps } from './deps.js';
 
 export function operationRoutes({
   billing,
   redisGuard,
   idempotencyStore,
-}: Pick<RouteDeps, 'billing' | 'redisGuard' | 'idempotencyStore'>): Hono<RelayEnv> {
-  const routes = new Hono<RelayEnv>();
+}: Pick<RouteDeps, 'billing' | 'redisGuard' | 'idempotencyStore'>): Hono<RelayContext> {
+  const routes = new Hono<RelayContext>();
 
   routes.get('/healthz', (c) => c.json({ status: 'ok' }));
 
@@ -21,22 +21,15 @@ export function operationRoutes({
     try {
       await Promise.all([redisGuard?.check(), idempotencyStore.probe?.()]);
     } catch (error) {
-      throw new RelayError(
-        503,
-        'not_ready',
-        'The relay’s key store cannot record a payment now (it does not answer, refuses writes, or may evict keys).',
-        { cause: error },
-      );
+      throw new RelayError('not_ready', { cause: error });
     }
     try {
       await billing.ready();
     } catch (error) {
-      throw new RelayError(
-        503,
-        'not_ready',
-        'The billing service is not reachable or refuses the relay’s credentials.',
-        { cause: error },
-      );
+      throw new RelayError('not_ready', {
+        message: 'The billing service is not reachable or refuses the relay’s credentials.',
+        cause: error,
+      });
     }
     return c.json({ status: 'ready' });
   });

@@ -13,25 +13,25 @@ import type { ValidPayment } from '../../eps/request.js';
 import { canSaveMethod, SYSTEMS } from '../../eps/systems.js';
 import { paymentPage } from '../../eps/url.js';
 import { longestAuthorizedCallMs } from '../billing/client.js';
-import type { RelayConfig } from '../config.js';
-import type { RelayEnv } from '../env.js';
-import { jsonAnswer } from '../error-answer.js';
-import { RelayError } from '../errors.js';
+import type { RelayConfig } from '../config/load.js';
+import type { RelayContext } from '../http/context.js';
+import { jsonAnswer } from '../http/error-answer.js';
+import { RelayError } from '../http/errors.js';
 import { limitBody, refuseForeignOrigin, requireAllowedOrigin } from '../http/guards.js';
-import { idempotency } from '../idempotency/middleware.js';
-import type { KeyedHash } from '../keyed-hash.js';
-import { limitOutcome, rateLimit } from '../rate-limit.js';
-import { duplicateGuard } from '../recent-payments/middleware.js';
-import { validatePayment } from '../validate-payment.js';
+import { idempotency } from '../stores/idempotency/middleware.js';
+import type { KeyedHash } from '../stores/keyed-hash.js';
+import { limitOutcome, rateLimit } from '../limits/rate-limit.js';
+import { duplicateGuard } from '../stores/recent-payments/middleware.js';
+import { validatePayment } from '../http/validate-payment.js';
 import type { RouteDeps } from './deps.js';
 
 const MAX_BODY_BYTES = 16 * 1024;
 /** An idempotency key's lease: longer than a payment can take, with a margin for the relay's own work. */
 const leaseMs = (config: RelayConfig) => longestAuthorizedCallMs(config.billingTimeoutMs) + 5_000;
 
-export function paymentRoutes(deps: RouteDeps): Hono<RelayEnv> {
+export function paymentRoutes(deps: RouteDeps): Hono<RelayContext> {
   const { config, billing, logger, metrics, limiters, allowed, offered } = deps;
-  const routes = new Hono<RelayEnv>();
+  const routes = new Hono<RelayContext>();
 
   // Made once: it follows from the configuration alone.
   const paymentOptions: PaymentOptions = {
@@ -121,17 +121,15 @@ export function findRedirectUrl(response: Record<string, unknown>, keys: string[
 }
 
 const unsafePage = () =>
-  new RelayError(
-    502,
-    'billing_error',
-    'The billing service answered a payment page the relay does not send clients to.',
-  );
+  new RelayError('billing_error', {
+    message: 'The billing service answered a payment page the relay does not send clients to.',
+  });
 
 /**
  * A replayed 201 passes the check its fresh answer passed (`findRedirectUrl`): a stored answer altered in the store
  * sends no client to a page the billing's own answer could not have.
  */
-const checkReplayedAnswer = createMiddleware<RelayEnv>(async (c, next) => {
+const checkReplayedAnswer = createMiddleware<RelayContext>(async (c, next) => {
   await next();
   if (c.res.status !== 201 || c.res.headers.get('idempotent-replayed') !== 'true') return;
   const answer: unknown = await c.res

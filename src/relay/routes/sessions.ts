@@ -5,27 +5,22 @@
  */
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import type { RelayEnv } from '../env.js';
-import { RelayError } from '../errors.js';
+import type { RelayContext } from '../http/context.js';
+import { RelayError } from '../http/errors.js';
 import { requireAllowedOrigin } from '../http/guards.js';
-import { ownPaymentMethods } from '../payment-methods.js';
-import { rateLimit } from '../rate-limit.js';
-import { verifyClientSession, type ClientSession } from '../session.js';
+import { ownPaymentMethods } from '../billing/payment-methods.js';
+import { rateLimit } from '../limits/rate-limit.js';
+import { verifyClientSession, type ClientSession } from '../session/client-session.js';
 import type { RouteDeps } from './deps.js';
 
 const LIMITED = 'Too many requests; try again in a moment.';
 
-export function sessionRoutes(deps: RouteDeps): Hono<RelayEnv> {
+export function sessionRoutes(deps: RouteDeps): Hono<RelayContext> {
   const { config, billing, metrics, limiters } = deps;
-  const routes = new Hono<RelayEnv>();
+  const routes = new Hono<RelayContext>();
 
-  const verifySession = createMiddleware<RelayEnv>(async (c, next) => {
-    if (!config.sessionSecret)
-      throw new RelayError(
-        404,
-        'sessions_disabled',
-        'Client sessions are not configured on this relay (SESSION_SECRET).',
-      );
+  const verifySession = createMiddleware<RelayContext>(async (c, next) => {
+    if (!config.sessionSecret) throw new RelayError('sessions_disabled');
     c.set(
       'session',
       await verifyClientSession(
@@ -71,7 +66,7 @@ export function sessionRoutes(deps: RouteDeps): Hono<RelayEnv> {
       const session = c.get('session');
       // Only a method of the session's own agreement may be disabled: the billing is not asked otherwise.
       if (!(await listOwn(session)).some((method) => method.id === id)) {
-        throw new RelayError(404, 'not_found', 'There is no such payment method on this agreement.');
+        throw new RelayError('not_found', { message: 'There is no such payment method on this agreement.' });
       }
       await billing.disablePaymentMethod(id);
       c.set('logFields', { agreementId: session.agreementId, paymentMethodId: id });
