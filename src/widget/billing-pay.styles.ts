@@ -43,12 +43,17 @@ export default css`
     container-type: inline-size;
   }
 
-  /* A narrow row (a phone): the name takes the tile's width, the radio is there for keys and readers alone, and the
-     tile shows the choice (its border) and the focus. */
+  /* A narrow row (a phone): the name takes the tile's width and three lines, the radio is there for keys and readers
+     alone, and the tile shows the choice (its border) and the focus. */
   @container (max-width: 27em) {
     .tiles .tile {
+      min-block-size: calc(3.75em + 1em + 2px);
       padding-inline: 0.375em;
       font-size: 0.875em;
+    }
+
+    .tiles .name {
+      -webkit-line-clamp: 3;
     }
 
     .tile input[type='radio'] {
