@@ -83,8 +83,10 @@ export async function startReadyPages(relay: () => string): Promise<{ origin: st
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Shop</title>
 ${head}
 </head><body>
+<main>
 <h1>Shop</h1>
 ${body}
+</main>
 <footer><p>Shop Ltd · Terms · Delivery · Contacts</p></footer>
 <script>addEventListener('${readyEvent}', () => { window.benchReady = performance.now(); }, { once: true });</script>
 </body></html>`;

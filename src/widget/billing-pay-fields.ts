@@ -11,6 +11,7 @@ import { parseAmountInput } from './amount-input.js';
 import type { FormView, TextField, ValueKey } from './form-model.js';
 import { PATHS_OF } from './form-model.js';
 import { fill, type Texts } from './i18n.js';
+import { DAYS, numberFormatOf } from './formats.js';
 import { currencySymbol, formatMoney } from './money.js';
 import { problemText } from './pay-messages.js';
 
@@ -172,8 +173,7 @@ function disclosure(c: FieldsContext): TemplateResult {
   const [methods, terms] = [c.autopay.methods, c.autopay.terms].map((url) => linkHref(url, document.baseURI));
   const link = (href: string, text: string) => html`<a part="link" href=${href} target="_top">${text}</a>`;
   const [before, after] = labels.autopay_off.split('{link}');
-  const days = new Intl.NumberFormat(c.locale, { style: 'unit', unit: 'day', unitDisplay: 'long' });
-  return html`${fill(labels.autopay_hint, { days: days.format(c.autopay.days) })}
+  return html`${fill(labels.autopay_hint, { days: numberFormatOf(c.locale, DAYS).format(c.autopay.days) })}
   ${methods ? html`${before}${link(methods, labels.autopay_methods)}${after}` : labels.autopay_ask}
   ${terms ? link(terms, labels.autopay_terms) : nothing}`;
 }
@@ -184,7 +184,10 @@ function disclosure(c: FieldsContext): TemplateResult {
  */
 function save(c: FieldsContext): TemplateResult | typeof nothing {
   const { v, t } = c;
-  if (!v.canSave) return nothing;
+  // Without saving, the row's place is kept (empty): the form is as tall whatever the relay offers, so the skeleton
+  // drawn before `/config` takes exactly its place.
+  if (!v.canSave)
+    return html`<div class="check reserved" aria-hidden="true"><input type="checkbox" part="checkbox" disabled tabindex="-1" /><label part="label">${t.labels.save}</label></div>`;
   const paths = v.saveParams.map((f) => `eps_params.${f}`);
   const problem = paths.some((p) => c.problems[p]);
   return html`<div class="field" part="field">

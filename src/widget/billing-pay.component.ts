@@ -6,18 +6,19 @@ import type { SystemId } from '../eps/systems.js';
 import { formatAmount, parseAmountInput } from './amount-input.js';
 import { BillingElement } from './billing-element.js';
 import sharedStyles from './billing-element.styles.js';
-import { formFields, payLabel, systemName, type FieldsContext } from './billing-pay-fields.js';
+import { formFields, payLabel, type FieldsContext } from './billing-pay-fields.js';
 import styles from './billing-pay.styles.js';
 import { ConfigLoader, type LoadedConfig } from './config-loader.js';
-import { emit, type BillingPayReturnDetail } from './events.js';
+import { emit } from './events.js';
 import { checkForm, firstProblemField, formView, PATHS_OF, withoutProblems } from './form-model.js';
 import type { FormCheck, FormInput, FormView, ValueKey } from './form-model.js';
 import { LocalizeController } from './localize.js';
 import { PayError } from './pay-error.js';
 import { framedError } from './framing.js';
-import { failureText, loadFailureText, problemText, resultRows, resultText, statusText } from './pay-messages.js';
+import { failureText, loadFailureText, problemText, statusText } from './pay-messages.js';
 import { PayerEntries } from './payer-entries.js';
-import { PaymentReturn } from './payment-return.js';
+import { loadReturn, PaymentReturn, whenIdle } from './payment-return.js';
+import { warmFormats } from './formats.js';
 import { earlierAt, PaymentSender, type SubmitState } from './payment-sender.js';
 
 export type { SubmitState } from './payment-sender.js';
@@ -136,7 +137,7 @@ export class BillingPay extends BillingElement {
   private readonly entries = new PayerEntries(this);
   private readonly loader = new ConfigLoader(this);
   private readonly sender = new PaymentSender(this);
-  private readonly returned = new PaymentReturn(this);
+  private readonly returned = new PaymentReturn(this, { onLoadFailed: (failure) => this.report(failure) });
 
   /** The locale the amount text was last shown in. */
   private shownLocale?: string;
@@ -282,7 +283,11 @@ export class BillingPay extends BillingElement {
     const first = this.readiness.set('ready');
     await this.updateComplete;
     if (!first) return;
+    // What the next steps need, after the first screen: the payment path, the formatters, an unmarked return.
     this.sender.prefetch();
+    whenIdle(() => loadReturn().catch(() => {}));
+    this.returned.lookLater();
+    whenIdle(() => warmFormats(this.localize.speech().locale));
     const { systems, kinds } = this.view();
     emit(this, 'billing-pay-ready', {
       systems: systems.map((s) => s.id),
@@ -471,7 +476,8 @@ export class BillingPay extends BillingElement {
     this.submit = { name: 'sending' };
     let sent;
     try {
-      sent = await this.sender.send(this.relay, request, { confirmDuplicate: confirm });
+      // Remembering the attempt needs the return module: both it and the payment path are here before anything is sent.
+      sent = await this.sender.send(this.relay, request, { confirmDuplicate: confirm, needs: this.returned.preload() });
     } catch (error) {
       const failure = error as PayError;
       const at = earlierAt(failure);
@@ -494,7 +500,7 @@ export class BillingPay extends BillingElement {
       // Only linking a card: its test payment is cancelled, so there is no payment to tell of on the way back.
       const { save, linkOnly } = this.entries.value;
       const linking = this.view().linkOnly && save && linkOnly;
-      if (!linking) this.returned.remember(request, sent.paymentId, this.returnAddress());
+      if (!linking) void this.returned.remember(request, sent.paymentId, this.returnAddress());
       this.navigate(url);
     } else this.submit = IDLE;
   }
@@ -547,21 +553,10 @@ export class BillingPay extends BillingElement {
     return name === 'checking' || name === 'sending' || name === 'redirecting' || name === 'duplicate';
   }
 
-  /** The result screen in place of the form: what was sent, what it means, and the next step. */
-  private renderResult(back: BillingPayReturnDetail, c: FieldsContext): TemplateResult {
-    const { labels } = c.t;
-    const name = systemName(c, back.system);
-    return html`<dl class="result" part="result">
-        ${resultRows(back, c.t, c.locale, name, this.currency).map(([term, value]) => html`<div><dt>${term}</dt><dd>${value}</dd></div>`)}
-      </dl>
-      <button part="button" type="button" @click=${this.onResultAction}>
-        ${back.outcome === 'sent' ? labels.another : labels.retry}
-      </button>`;
-  }
-
   override render(): TemplateResult {
     const { t, locale } = this.localize.speech();
-    const loading = this.state === 'loading';
+    // A return about to be said keeps the skeleton: the result screen comes in its place, never after the form.
+    const loading = this.state === 'loading' || this.returned.pending;
     const failed = this.state === 'failed';
     // While `/config` loads, the form is drawn from the usual offer, inert and greyed: it keeps its place.
     const v = loading ? formView(this.input(ASSUMED)) : this.view();
@@ -592,7 +587,8 @@ export class BillingPay extends BillingElement {
       },
     };
     const back = this.resultClosed ? null : this.returned.fired;
-    const [title, meaning] = back ? resultText(back, t, systemName(c, back.system)) : [];
+    // A return is said only once its module is here (`fired` comes after it).
+    const result = back && this.returned.module?.resultScreen(back, c, this.onResultAction);
     const submit = this.submit;
     const working = submit.name === 'sending' || submit.name === 'redirecting';
     const error = failed || submit.name === 'error';
@@ -601,10 +597,10 @@ export class BillingPay extends BillingElement {
     // Pressing Pay with a pointer leaves the focus where it is: leaving a changed field checks it, and an error shown
     // above would move Pay from under the pointer between press and release, losing the click (Pay checks it all).
     return html`<div class="panel" lang=${locale}>
-      <div class="status" part="return" aria-live="polite">${back ? html`<h2 class="title">${title}</h2><p class="meaning">${meaning}</p>` : ''}</div>
+      <div class="status" part="return" aria-live="polite">${result ? result.said : ''}</div>
       ${
-        back
-          ? this.renderResult(back, c)
+        result
+          ? result.screen
           : html`<form class="stack" part="form" lang=${locale} novalidate aria-label=${labels.form} aria-busy=${loading || working ? 'true' : 'false'} @submit=${this.onSubmit}>
         ${failed || !v.system ? nothing : html`<div class="fields stack ${loading ? 'skeleton' : ''}" ?inert=${loading || this.busy}>${formFields(c)}</div>`}
         <p id="status" class="status ${error ? 'error' : ''} ${submit.name === 'duplicate' ? 'question-text' : ''} ${loading ? 'hidden' : ''}" part="status" role="status">${status}</p>

@@ -34,10 +34,37 @@ export default css`
     gap: 0.35em;
   }
 
+  /* The places of the three systems in one row, each tile as tall as two lines of its name, whichever the relay
+     offers: the skeleton drawn before /config is the form's layout, and no tile moves when it comes. */
   .tiles {
     display: grid;
-    grid-template-columns: repeat(auto-fit, minmax(8em, 1fr));
+    grid-template-columns: repeat(3, minmax(0, 1fr));
     gap: 0.5em;
+    container-type: inline-size;
+  }
+
+  /* A narrow row (a phone): the name takes the tile's width and three lines, the radio is there for keys and readers
+     alone, and the tile shows the choice (its border) and the focus. */
+  @container (max-width: 27em) {
+    .tiles .tile {
+      min-block-size: calc(3.75em + 1em + 2px);
+      padding-inline: 0.375em;
+      font-size: 0.875em;
+    }
+
+    .tiles .name {
+      -webkit-line-clamp: 3;
+    }
+
+    .tile input[type='radio'] {
+      position: absolute;
+      opacity: 0;
+    }
+
+    .tile:has(:focus-visible) {
+      outline: 3px solid var(--billing-pay-color-focus);
+      outline-offset: 2px;
+    }
   }
 
   .tile {
@@ -45,9 +72,10 @@ export default css`
     display: flex;
     align-items: center;
     gap: 0.5em;
-    min-block-size: 3em;
+    min-block-size: calc(2.5em + 1em + 2px);
     padding: 0.5em 0.75em;
     font-weight: 500;
+    line-height: 1.25;
     background: var(--billing-pay-color-field);
     border: 1px solid var(--billing-pay-color-border);
     border-radius: var(--billing-pay-radius);
@@ -64,6 +92,14 @@ export default css`
     overflow-wrap: break-word;
     hyphens: auto;
     min-inline-size: 0;
+    display: -webkit-box;
+    -webkit-box-orient: vertical;
+    -webkit-line-clamp: 2;
+    overflow: hidden;
+  }
+
+  .reserved {
+    visibility: hidden;
   }
 
   ::slotted(img),

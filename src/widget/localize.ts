@@ -56,10 +56,20 @@ export class LocalizeController<T extends object> implements ReactiveController 
     connected.delete(this.host);
   }
 
-  /** The texts and locale in effect now (read on demand, never cached). */
+  /**
+   * The texts and locale in effect now: the language is read on demand, and the texts are layered again only when it,
+   * the page's `texts` or the built-in catalog at hand changed (so once per change, not on every render).
+   */
   speech(): Speech<T> {
     const tag = langTagOf(this.host);
     const catalog = catalogOf(toLang(tag.split('-')[0])) ?? catalogOf('en')!;
-    return layerTexts(tag, this.host.texts, this.pick(catalog));
+    const texts = this.host.texts;
+    const last = this.last;
+    if (last?.tag === tag && last.texts === texts && last.catalog === catalog) return last.speech;
+    const speech = layerTexts(tag, texts, this.pick(catalog));
+    this.last = { tag, texts, catalog, speech };
+    return speech;
   }
+
+  private last?: { tag: string; texts: TextsOption | null; catalog: Catalog; speech: Speech<T> };
 }

@@ -4,16 +4,13 @@
  * The number itself is `formatAmount`'s, exact.
  */
 import { formatAmount } from './amount-input.js';
+import { numberFormatOf } from './formats.js';
 
 /** `Intl`'s parts of a currency amount for an ISO code, or `null` for any other text. */
 function currencyParts(currency: string, locale: string): Intl.NumberFormatPart[] | null {
   if (!/^[a-z]{3}$/i.test(currency)) return null;
   try {
-    return new Intl.NumberFormat(locale, {
-      style: 'currency',
-      currency,
-      currencyDisplay: 'narrowSymbol',
-    }).formatToParts(1);
+    return numberFormatOf(locale, { style: 'currency', currency, currencyDisplay: 'narrowSymbol' }).formatToParts(1);
   } catch {
     return null;
   }

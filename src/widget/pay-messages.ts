@@ -4,11 +4,10 @@
  * return from the payment page means.
  */
 import { LOOKUPS, type LookupKind } from '../eps/lookup.js';
-import type { BillingPayReturnDetail } from './events.js';
 import type { FormView } from './form-model.js';
 import { unshownProblems } from './form-model.js';
 import { fill, problemOf, type Texts } from './i18n.js';
-import { formatMoney } from './money.js';
+import { dateFormatOf } from './formats.js';
 import { errorText, type PayError } from './pay-error.js';
 import type { ReadyState } from './readiness.js';
 import type { SubmitState } from './payment-sender.js';
@@ -45,9 +44,7 @@ export function fieldLabel(t: Texts, kind: LookupKind, path: string): string {
 /** A time of day in the locale's words (`12:03`). */
 export function timeOf(iso: string, locale: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? ''
-    : new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit' }).format(date);
+  return Number.isNaN(date.getTime()) ? '' : dateFormatOf(locale, { hour: 'numeric', minute: '2-digit' }).format(date);
 }
 
 export interface StatusContext {
@@ -79,31 +76,4 @@ export function statusText(c: StatusContext, ready: ReadyState, submit: SubmitSt
     default:
       return '';
   }
-}
-
-/** What a return means: a heading and the honest words under it (the billing tells no payment's outcome). */
-export function resultText(d: BillingPayReturnDetail, t: Texts, system: string): [title: string, meaning: string] {
-  const { labels } = t;
-  return d.outcome === 'sent'
-    ? [fill(labels.result_sent_title, { system }), fill(labels.result_sent, { system })]
-    : [labels.result_failed_title, labels.result_failed];
-}
-
-/** What was sent, row by row: system, amount, agreement, payment id, time. */
-export function resultRows(
-  d: BillingPayReturnDetail,
-  t: Texts,
-  locale: string,
-  system: string,
-  currency: string,
-): [term: string, value: string][] {
-  const { labels } = t;
-  const time = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(d.time));
-  return [
-    [labels.system, system],
-    [labels.amount, formatMoney(d.amount, locale, currency)],
-    [t.kinds[LOOKUPS[d.lookup as LookupKind].key], d.agreement],
-    [labels.result_id, d.paymentId],
-    [labels.result_time, time],
-  ];
 }

@@ -14,179 +14,42 @@
  * (a sandboxed frame, a full quota) means no message, never an error.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { canonicalAmount } from '../eps/amount.js';
-import { isLookupKind } from '../eps/lookup.js';
 import type { PaymentRequest } from '../eps/request.js';
-import { SYSTEM_IDS, SYSTEMS } from '../eps/systems.js';
 import { emit, type BillingPayReturnDetail } from './events.js';
+import { loadLate } from './late/load.js';
+import type { LateModules } from './late/modules.js';
+import { PayError } from './pay-error.js';
 import { newIdempotencyKey } from './relay-client.js';
-import { TEXT_PARAMS, type FormValues } from './request.js';
+import type { FormValues } from './request.js';
 
-/** The `sessionStorage` key of the tab's attempt, and the `localStorage` key of the origin's recent attempts. */
-const KEY = 'billing-pay-return';
-const RECENT_KEY = 'billing-pay-returns';
+/** The `sessionStorage` key of the tab's attempt (return-store.ts). */
+export const TAB_KEY = 'billing-pay-return';
 /** The query parameter of the return address, and of B's failure address: the attempt's id. */
 export const RETURN_MARKER = 'billing-pay-return';
 export const FAILED_MARKER = 'billing-pay-failed';
 /** How long a remembered attempt waits for the payer's return, unless the element is told otherwise. */
 export const RETURN_MAX_AGE_MS = 3_600_000;
-/** The most attempts the origin keeps (the newest). */
-const MAX_KEPT = 5;
 /** How long the message stays (unless the payer pays again first). */
 export const SHOWN_MS = 60_000;
 
 /** The form as the payer left it for the payment page: what "Try again" puts back. */
 export type ReturnFormValues = Omit<FormValues, 'returnUrl' | 'failUrl'>;
 
-/** What is remembered: the event's detail, the form, the attempt's id, and the page the payer returns to. */
-interface Attempt extends Omit<BillingPayReturnDetail, 'outcome'> {
-  id: string;
-  back: string;
-  values: ReturnFormValues;
-}
-
-const pageOf = (href: string) => new URL(href).href.split(/[?#]/)[0]!;
-
-/** `fn` on a storage that may not be usable (a sandboxed frame, a full quota, storage turned off): `fallback` then. */
-function using<T>(storage: () => Storage, fn: (s: Storage) => T, fallback: T): T {
-  try {
-    return fn(storage());
-  } catch {
-    return fallback;
-  }
-}
-
-const tab = () => sessionStorage;
-const origin = () => localStorage;
-
-const isText = (v: unknown): v is string => typeof v === 'string';
-
-function isValues(v: Partial<ReturnFormValues> | undefined, a: Partial<Attempt>): v is ReturnFormValues {
-  return (
-    !!v &&
-    v.system === a.system &&
-    v.amount === a.amount &&
-    v.lookupKind === a.lookup &&
-    v.lookupValue === a.agreement &&
-    TEXT_PARAMS.every((name) => isText(v[name])) &&
-    typeof v.save === 'boolean' &&
-    typeof v.linkOnly === 'boolean'
-  );
-}
-
-/** An attempt as this version remembers it: what another version or another script wrote is not believed. */
-function isAttempt(a: Partial<Attempt> | null | undefined): a is Attempt {
-  return (
-    !!a &&
-    (SYSTEM_IDS as readonly unknown[]).includes(a.system) &&
-    canonicalAmount(a.amount) === a.amount &&
-    isLookupKind(a.lookup) &&
-    [a.id, a.back, a.agreement, a.paymentId, a.time].every(isText) &&
-    !Number.isNaN(Date.parse(a.time!)) &&
-    isValues(a.values, a)
-  );
-}
-
-/** The origin's recent attempts that are still believable, newest last; the rest are dropped from storage. */
-function recent(maxAgeMs: number): Attempt[] {
-  return using(
-    origin,
-    (s) => {
-      const stored = JSON.parse(s.getItem(RECENT_KEY) ?? '[]') as unknown;
-      const all = Array.isArray(stored) ? (stored as Partial<Attempt>[]) : [];
-      const kept = all.filter((a): a is Attempt => isAttempt(a) && isFresh(a, maxAgeMs)).slice(-MAX_KEPT);
-      if (kept.length !== all.length) keep(kept);
-      return kept;
-    },
-    [],
-  );
-}
-
-function keep(attempts: Attempt[]): void {
-  using(
-    origin,
-    (s) => (attempts.length ? s.setItem(RECENT_KEY, JSON.stringify(attempts)) : s.removeItem(RECENT_KEY)),
-    undefined,
-  );
-}
-
-const isFresh = (a: Attempt, maxAgeMs: number) => {
-  const age = Date.now() - Date.parse(a.time);
-  return age >= 0 && age < maxAgeMs;
-};
-
-/** Forgets the attempt `id` (every attempt when none is named) in the tab, and `id` in the origin's list. */
-function forget(id?: string): void {
-  using(tab, (s) => s.removeItem(KEY), undefined);
-  if (id !== undefined) {
-    const all = using(origin, (s) => JSON.parse(s.getItem(RECENT_KEY) ?? '[]') as unknown, []);
-    if (Array.isArray(all)) keep((all as Attempt[]).filter((a) => a?.id !== id));
-  }
-}
-
-/**
- * This page's return, or `null`: takes the markers out of the address (so a reload does not repeat it) and the
- * attempt out of both storages (it is said once). An attempt for another page waits for its own.
- */
-function take(maxAgeMs: number): { detail: BillingPayReturnDetail; values: ReturnFormValues } | null {
-  const url = new URL(location.href);
-  const returned = url.searchParams.get(RETURN_MARKER);
-  const failed = url.searchParams.get(FAILED_MARKER);
-  if (returned !== null || failed !== null) {
-    url.searchParams.delete(RETURN_MARKER);
-    url.searchParams.delete(FAILED_MARKER);
-    history.replaceState(history.state, '', url.href);
-  }
-  const inTab = using(tab, (s) => JSON.parse(s.getItem(KEY)!) as Partial<Attempt> | null, null);
-  // A reload, or Back to this page, is not the payment system sending the payer back: the attempt is not said.
-  const { type } = (performance.getEntriesByType?.('navigation')[0] ?? {}) as Partial<PerformanceNavigationTiming>;
-  if (type === 'reload' || type === 'back_forward') {
-    forget(isAttempt(inTab) ? inTab.id : undefined);
-    return null;
-  }
-  if (inTab && (!isAttempt(inTab) || !isFresh(inTab, maxAgeMs))) forget();
-  const tabAttempt = isAttempt(inTab) && isFresh(inTab, maxAgeMs) ? inTab : null;
-  const attempts = recent(maxAgeMs);
-  const originUsable = using(origin, (s) => s.getItem(RECENT_KEY) === s.getItem(RECENT_KEY), false);
-  const remembered = (id: string | null) => (id === null ? undefined : attempts.find((a) => a.id === id));
-  // The address names the attempt (a new tab has only the origin's record), or the tab that paid holds it, and the
-  // origin still does (said in another tab, it is gone there).
-  const attempt =
-    remembered(returned) ??
-    remembered(failed) ??
-    (tabAttempt && (!originUsable || remembered(tabAttempt.id)) ? tabAttempt : undefined);
-  if (!attempt) return null;
-  const { id, back, values, ...detail } = attempt;
-  if (back !== pageOf(url.href)) return null;
-  forget(id);
-  // Both markers, or the return marker, name a sent payment: the weaker claim when they disagree.
-  const outcome = failed === id && returned !== id ? 'not_completed' : 'sent';
-  return { detail: { ...detail, outcome }, values };
-}
-
-/** The form's values, read back from the request the widget built from them. */
-function valuesOf(request: PaymentRequest): ReturnFormValues {
-  const spec = SYSTEMS[request.system];
-  const params = Object.fromEntries(request.eps_params.map(({ name, value }) => [name, value]));
-  const text = (name: string) => (typeof params[name] === 'string' ? params[name] : '');
-  const save = spec.saveFlag !== undefined && params[spec.saveFlag] === true;
-  return {
-    system: request.system,
-    amount: String(request.amount),
-    lookupKind: request.agreement_param_id,
-    lookupValue: request.agreement_param_value,
-    email: text('email'),
-    phone: text('phone'),
-    name: text('name'),
-    comment: text('comment'),
-    save,
-    linkOnly: save && !!spec.linkOnly && Object.keys(spec.linkOnly).every((name) => params[name] === true),
-  };
-}
-
 export interface PaymentReturnOptions {
   /** How long an attempt waits for the payer's return, in ms (read when the element connects); default an hour. */
   maxAgeMs?: () => number;
+  /** The result screen's module could not be had (`load_failed`): the payer is told, the form stays. */
+  onLoadFailed?: (failure: PayError) => void;
+}
+
+/** The late module of the return: the storage of attempts and the result screen. */
+export type ReturnModule = LateModules['return'];
+
+/** The return module, loaded once; a failure is the payer's `load_failed`, never code run unchecked. */
+export function loadReturn(): Promise<ReturnModule> {
+  return loadLate('return').catch((error: unknown) => {
+    throw new PayError('network', 'load_failed', 'The return could not be loaded.', { cause: error });
+  });
 }
 
 export class PaymentReturn implements ReactiveController {
@@ -197,6 +60,10 @@ export class PaymentReturn implements ReactiveController {
   /** 0: not said yet, 1: shown, 2: gone. */
   private phase = 0;
   private timer?: ReturnType<typeof setTimeout>;
+  /** A marked return is being looked into (its module loading): the form waits. */
+  private looking = false;
+  /** The result screen and the storage of attempts, once loaded. */
+  module?: ReturnModule;
   /**
    * This element's attempt, named by B's failure address. It stays the element's, so a request sent again after an
    * unknown outcome is the same request (and keeps its idempotency key).
@@ -210,12 +77,44 @@ export class PaymentReturn implements ReactiveController {
     host.addController(this);
   }
 
+  private get maxAgeMs(): number {
+    return this.options.maxAgeMs?.() ?? RETURN_MAX_AGE_MS;
+  }
+
   hostConnected(): void {
-    if (this.detail === undefined) {
-      const found = take(this.options.maxAgeMs?.() ?? RETURN_MAX_AGE_MS);
-      this.detail = found?.detail ?? null;
-      this.values = found?.values ?? null;
+    // An address that names an attempt is looked into at once (its module loads beside /config), and the result screen
+    // comes in place of the form; any other waits for `lookLater` (storage and the module cost the first screen).
+    const markers = this.detail === undefined && takeMarkers();
+    if (markers) void this.look(markers);
+    else if (this.detail && this.phase < 2) void this.show();
+  }
+
+  /** Looks for a return without a marker (the tab that paid) once the first screen is shown, in idle time. */
+  lookLater(): void {
+    whenIdle(() => {
+      if (this.detail !== undefined || this.looking || !this.host.isConnected) return;
+      // Only a tab that holds an attempt needs the module; any other has no return to say.
+      if (tabHolds()) void this.look({ returned: null, failed: null });
+      else this.detail = null;
+    });
+  }
+
+  private async look(markers: Markers): Promise<void> {
+    this.looking = true;
+    this.host.requestUpdate();
+    try {
+      this.module = await loadReturn();
+    } catch (error) {
+      this.detail = null;
+      this.options.onLoadFailed?.(error as PayError);
+      return;
+    } finally {
+      this.looking = false;
+      this.host.requestUpdate();
     }
+    const found = this.module.take(this.maxAgeMs, markers);
+    this.detail = found?.detail ?? null;
+    this.values = found?.values ?? null;
     if (this.detail && this.phase < 2) void this.show();
   }
 
@@ -226,6 +125,11 @@ export class PaymentReturn implements ReactiveController {
   /** The return, once `billing-pay-return` has fired (the element's `paymentReturn`). */
   get fired(): BillingPayReturnDetail | null {
     return (this.phase && this.detail) || null;
+  }
+
+  /** A return looked into or about to be said: the form waits, so it never flashes before the result screen. */
+  get pending(): boolean {
+    return !this.phase && (this.looking || !!this.detail);
   }
 
   /** The return while its message is shown. */
@@ -253,35 +157,23 @@ export class PaymentReturn implements ReactiveController {
 
   /**
    * Remembers the payment the payer is about to leave for (not without the billing's payment id), in the tab and in
-   * the origin's recent attempts (pruned as they are written). Without storage the payer comes back to no message.
+   * the origin's recent attempts, with the return module (loaded before the payment was sent).
    */
-  remember(request: PaymentRequest, paymentId: string, returnUrl: string): void {
-    if (!paymentId) return;
-    let back: string;
-    try {
-      back = pageOf(returnUrl);
-    } catch {
-      return;
-    }
-    const attempt: Attempt = {
-      id: this.id,
-      back,
-      system: request.system,
-      amount: String(request.amount),
-      lookup: request.agreement_param_id,
-      agreement: request.agreement_param_value,
-      paymentId,
-      time: new Date().toISOString(),
-      values: valuesOf(request),
-    };
-    using(tab, (s) => s.setItem(KEY, JSON.stringify(attempt)), undefined);
-    const others = recent(this.options.maxAgeMs?.() ?? RETURN_MAX_AGE_MS).filter((a) => a.id !== this.id);
-    keep([...others, attempt].slice(-MAX_KEPT));
+  remember(request: PaymentRequest, paymentId: string, returnUrl: string): void | Promise<void> {
+    // At once when the module is here (`preload` before the payment was sent), so the page is left right after.
+    const write = (module: ReturnModule) => module.remember(this.id, request, paymentId, returnUrl, this.maxAgeMs);
+    return this.module ? write(this.module) : this.preload().then(write);
+  }
+
+  /** Loads the return module (rejects with `load_failed`) and keeps it. */
+  async preload(): Promise<ReturnModule> {
+    return (this.module ??= await loadReturn());
   }
 
   /** Back to this page through the back/forward cache: the payer did not come back from the system's page. */
   forget(): void {
-    forget(this.id);
+    // Remembered only through the module: without it there is nothing to forget.
+    this.module?.forget(this.id);
   }
 
   /** Takes the message away (the next payment, or its time is up). */
@@ -315,6 +207,41 @@ export class PaymentReturn implements ReactiveController {
       this.timer = setTimeout(() => this.clear(), SHOWN_MS);
     });
   }
+}
+
+/** Whether this tab holds an attempt (read without the module). */
+function tabHolds(): boolean {
+  try {
+    return sessionStorage.getItem(TAB_KEY) !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** The attempt ids the page's address names (`null`: none), as the payment system brought the payer back. */
+export interface Markers {
+  returned: string | null;
+  failed: string | null;
+}
+
+/**
+ * Takes the markers out of the page's address at once (a reload or a shared link does not repeat the return), and
+ * answers them; `null` when there are none.
+ */
+function takeMarkers(): Markers | null {
+  const url = new URL(location.href);
+  const markers = { returned: url.searchParams.get(RETURN_MARKER), failed: url.searchParams.get(FAILED_MARKER) };
+  if (markers.returned === null && markers.failed === null) return null;
+  url.searchParams.delete(RETURN_MARKER);
+  url.searchParams.delete(FAILED_MARKER);
+  history.replaceState(history.state, '', url.href);
+  return markers;
+}
+
+/** Runs `fn` when the main thread is idle (`requestIdleCallback`, else a timer where the browser has none). */
+export function whenIdle(fn: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => fn(), { timeout: 1000 });
+  else setTimeout(fn, 50);
 }
 
 /** `address` with `marker` set to `id` and `other` taken out; as given when it is not an absolute URL. */

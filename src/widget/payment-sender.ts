@@ -20,6 +20,8 @@ import { newIdempotencyKey } from './relay-client.js';
 export interface SendOptions {
   /** The payer confirmed paying again after `duplicate_payment`. */
   confirmDuplicate?: boolean;
+  /** Another late module the caller needs once the payment is made: it is here, or its failure thrown, before sending. */
+  needs?: Promise<unknown>;
 }
 
 /**
@@ -74,9 +76,12 @@ export class PaymentSender implements ReactiveController {
     this.unanswered = undefined;
     try {
       // Loaded after the first screen; a bundle that cannot have its pinned payment path fails here, sending nothing.
-      const { isSafeRedirect, postPayment } = await loadLate('pay').catch((error: unknown) => {
-        throw new PayError('network', 'load_failed', 'The payment path could not be loaded.', { cause: error });
-      });
+      const [{ isSafeRedirect, postPayment }] = await Promise.all([
+        loadLate('pay').catch((error: unknown) => {
+          throw new PayError('network', 'load_failed', 'The payment path could not be loaded.', { cause: error });
+        }),
+        options.needs,
+      ]);
       const sent = await postPayment(relay, json, key, controller.signal);
       if (!isSafeRedirect(sent.url))
         throw new PayError('relay', 'unsafe_redirect', 'The payment page address is not https.', { cause: sent.url });

@@ -146,6 +146,7 @@ describe('widget assets: the relay serves the real build', () => {
     assert.deepEqual(Object.keys(published).sort(), [
       'billing-pay-account.js',
       'billing-pay-pay.js',
+      'billing-pay-return.js',
       'billing-pay-ru.json',
       'billing-pay.js',
     ]);

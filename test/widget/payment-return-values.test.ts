@@ -29,14 +29,14 @@ const VALUES = {
 } satisfies Omit<FormValues, 'returnUrl'>;
 
 /** Remembers a payment as the element does before it leaves, and answers the address the payer comes back by. */
-function leave(values = VALUES, paymentId = '77'): string {
+async function leave(values = VALUES, paymentId = '77'): Promise<string> {
   const returned = new PaymentReturn(host);
   const back = returned.returnUrl(HERE);
   const request = buildPaymentRequest(
     { ...values, returnUrl: back, failUrl: returned.failUrl(HERE) },
     { canSave: true, linkOnly: false },
   );
-  returned.remember(request, paymentId, HERE);
+  await returned.remember(request, paymentId, HERE);
   return back;
 }
 
@@ -67,7 +67,7 @@ describe('PaymentReturn: the return named in the address, the form kept for "Try
   });
 
   it('gives back every value of the form, and the payment; the marker and the record go', async () => {
-    const probe = await comeBack(leave());
+    const probe = await comeBack(await leave());
     await waitUntil(() => probe.returned.fired, 'no return');
     expect(probe.returned.fired).to.deep.include({ system: 'B', amount: '12.30', lookup: 7, paymentId: '77' });
     expect(probe.returned.fired!.agreement).to.equal('payer@example.com');
@@ -77,7 +77,7 @@ describe('PaymentReturn: the return named in the address, the form kept for "Try
   });
 
   it('a marker the origin does not remember, or an attempt past the maximum age, gives nothing', async () => {
-    leave();
+    await leave();
     const crafted = new URL(HERE);
     crafted.searchParams.set(RETURN_MARKER, '1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed');
     const probe = await comeBack(crafted.href);
@@ -85,7 +85,7 @@ describe('PaymentReturn: the return named in the address, the form kept for "Try
     expect(probe.returned.tryAgain).to.equal(null);
     expect(kept()).to.have.length(1);
 
-    const address = leave();
+    const address = await leave();
     await new Promise((resolve) => setTimeout(resolve, 20));
     const old = await comeBack(address, 10);
     expect(old.returned.fired).to.equal(null);
@@ -93,11 +93,12 @@ describe('PaymentReturn: the return named in the address, the form kept for "Try
   });
 
   it('keeps the five newest attempts, and what another script wrote is not believed', async () => {
-    const addresses = Array.from({ length: 7 }, (_, i) => leave(VALUES, String(100 + i)));
+    const addresses: string[] = [];
+    for (let i = 0; i < 7; i += 1) addresses.push(await leave(VALUES, String(100 + i)));
     expect(kept()).to.have.length(5);
     expect((await comeBack(addresses[0]!)).returned.fired, 'the oldest is gone').to.equal(null);
 
-    const forged = leave();
+    const forged = await leave();
     const [record] = kept().slice(-1) as Record<string, unknown>[];
     localStorage.setItem(
       'billing-pay-returns',

@@ -68,6 +68,17 @@ describe('the files a bundle loads later are pinned', () => {
     expect(await billed(), 'nothing reached the billing').to.equal(before);
   });
 
+  it('back by a marked address, an altered return module is refused: the payer is told, the form stays', async function () {
+    this.timeout(20_000);
+    const { widget } = await openEmbed({ lang: 'en', files: 'tampered', 'billing-pay-return': crypto.randomUUID() });
+    const refused = 'Part of the payment form could not be loaded, so nothing was sent. Reload the page and try again.';
+    await waitUntil(() => status(widget) === refused, `the payer was not told; status: ${status(widget)}`, {
+      timeout: 8_000,
+    });
+    expect(widget.shadowRoot!.querySelector('[part="result"]'), 'no result screen').to.equal(null);
+    expect(widget.shadowRoot!.querySelector('button[type="submit"]'), 'the form').to.not.equal(null);
+  });
+
   it('the payment path from the relay is taken: Pay pays', async function () {
     this.timeout(20_000);
     const { widget } = await openEmbed({ lang: 'en' });

@@ -105,7 +105,7 @@ export function returnTabSuite(langs: readonly ('en' | 'ru')[], crafted: boolean
         { canSave: true, linkOnly: false },
       );
       const sent = await new PaymentSender(host).send(stack.relay, request);
-      returned.remember(request, sent!.paymentId, back);
+      await returned.remember(request, sent!.paymentId, back);
       return { url: sent!.url, paymentId: sent!.paymentId };
     }
 

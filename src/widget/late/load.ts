@@ -55,7 +55,8 @@ export function loadLate<K extends keyof LateModules>(name: K): Promise<LateModu
 }
 
 async function fetchLate<K extends keyof LateModules>(name: K): Promise<LateModules[K]> {
-  if (typeof __BP_LATE__ !== 'object') return (await import('./modules.js')).LATE_SOURCES[name]();
+  if (typeof __BP_LATE__ !== 'object')
+    return (await (await import('./modules.js')).LATE_SOURCES[name]()) as LateModules[K];
   const { file, integrity } = __BP_LATE__[name];
   const scope = globalThis as { [REGISTRY]?: Registry };
   const registry = (scope[REGISTRY] ??= { shared: SHARED, modules: {} });

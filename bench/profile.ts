@@ -1,0 +1,187 @@
+/**
+ * `node --import tsx scripts/with-node.ts --import tsx bench/profile.ts [loads]`: where a cold load's time goes, the
+ * docs' embed against the floor (bench/ready.ts's pages), on Slow 4G with the CPU slowed 4 × and a Chromium trace of
+ * each load. Per page, the median over the loads of: time to ready, script bytes on the wire before ready (scripts and
+ * pinned JSON), main-thread work before ready (the renderer's top-level tasks, split by kind), the element's shadow
+ * DOM commits before ready (Lit renders), and the layout shift up to a second after ready. `dist/` must be built
+ * (`npm run build`) and the floor too (`BENCH_ONLY=ready npm run bench` builds it, or bench/vite.reference.config.ts).
+ * Set PROFILE_CPU for another CPU slowdown.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'puppeteer-core';
+import { SANDBOX_DEFAULTS } from '../src/sandbox/config.js';
+import { startChild, stopAll } from './processes.js';
+import { SLOW_4G, startReadyPages } from './ready.js';
+import { launchChromium, median } from './widget.js';
+
+const LOADS = Number(process.argv[2] ?? 7);
+const CPU = Number(process.env.PROFILE_CPU ?? 4);
+const CREDENTIALS = { username: 'bench', password: 'bench-secret' };
+const PAGES = [
+  { name: 'floor', path: '/floor.html', event: 'bench-reference-ready' },
+  { name: 'embed', path: '/embed.html', event: 'billing-pay-ready' },
+];
+
+interface TraceEvent {
+  name: string;
+  cat: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  /** The thread's own CPU time in the event (what another process's load on the machine does not stretch). */
+  tdur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string; data?: Record<string, unknown> };
+}
+
+interface Load {
+  ready: number;
+  bytes: number;
+  work: number;
+  cpu: number;
+  kinds: Record<string, number>;
+  commits: number;
+  shift: number;
+}
+
+/** Counts the shadow DOM commits before ready (one MutationObserver batch per Lit render) and the layout shift. */
+const probe = (event: string) => `
+  window.__p = { commits: 0, shift: 0, ready: false };
+  const attach = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (init) {
+    const root = attach.call(this, init);
+    new MutationObserver(() => { if (!window.__p.ready) window.__p.commits++; })
+      .observe(root, { childList: true, subtree: true, characterData: true, attributes: true });
+    return root;
+  };
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.__p.shift += e.value; })
+    .observe({ type: 'layout-shift', buffered: true });
+  addEventListener('${event}', () => { window.__p.ready = true; performance.mark('bp-ready'); }, { once: true });
+`;
+
+/** What a top-level task spent its time on: the longest known child event names it. */
+function kindOf(children: TraceEvent[]): string {
+  const sums: Record<string, number> = {};
+  for (const e of children) {
+    const kind = /Compile|Parse|EvaluateScript|v8\.run|v8\.compile/.test(e.name)
+      ? 'script eval/compile'
+      : /FunctionCall|TimerFire|FireAnimationFrame|EventDispatch|RunMicrotasks|V8\.Execute/.test(e.name)
+        ? 'script run'
+        : /Layout|UpdateLayoutTree|RecalculateStyles|Paint|PrePaint|Layerize|UpdateLayer/.test(e.name)
+          ? 'style/layout/paint'
+          : /ParseHTML|ParseAuthorStyleSheet/.test(e.name)
+            ? 'parse html/css'
+            : undefined;
+    if (kind) sums[kind] = (sums[kind] ?? 0) + (e.dur ?? 0);
+  }
+  return Object.entries(sums).sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'other';
+}
+
+async function oneLoad(browser: Browser, url: string, event: string): Promise<Load> {
+  const context = await browser.createBrowserContext();
+  try {
+    const page = await context.newPage();
+    const cdp = await page.createCDPSession();
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU });
+    await page.evaluateOnNewDocument(probe(event));
+    await page.tracing.start({
+      categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8', 'toplevel'],
+    });
+    await page.goto(url);
+    await page.waitForFunction(() => (window as unknown as { __p: { ready: boolean } }).__p.ready, {
+      timeout: 60_000,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const p = await page.evaluate(() => (window as unknown as { __p: { commits: number; shift: number } }).__p);
+    const trace = JSON.parse(Buffer.from((await page.tracing.stop())!).toString('utf8')) as {
+      traceEvents: TraceEvent[];
+    };
+    const events = trace.traceEvents;
+    if (process.env.PROFILE_DUMP) writeFileSync(`${process.env.PROFILE_DUMP}-${event}.json`, JSON.stringify(trace));
+    const readyMark = events.find((e) => e.name === 'bp-ready')!;
+    const nav = events.find((e) => e.name === 'navigationStart' && e.pid === readyMark.pid)!;
+    const main = events.find(
+      (e) => e.name === 'thread_name' && e.pid === readyMark.pid && e.args?.name === 'CrRendererMain',
+    )!;
+    const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X');
+    const tasks = onMain.filter((e) => e.name === 'RunTask' && e.ts >= nav.ts && e.ts < readyMark.ts);
+    const kinds: Record<string, number> = {};
+    let work = 0;
+    let cpu = 0;
+    for (const task of tasks) {
+      cpu += (task.tdur ?? 0) / 1000;
+      const end = Math.min(task.ts + (task.dur ?? 0), readyMark.ts);
+      const children = onMain.filter((e) => e !== task && e.ts >= task.ts && e.ts < end);
+      const kind = kindOf(children);
+      const dur = (end - task.ts) / 1000;
+      kinds[kind] = (kinds[kind] ?? 0) + dur;
+      work += dur;
+    }
+    // Bytes on the wire before ready of scripts and the pinned JSON (the relay's /config counted apart: both load it).
+    const finished = events.filter((e) => e.name === 'ResourceFinish' && e.ts < readyMark.ts);
+    const sent = new Map(
+      events
+        .filter((e) => e.name === 'ResourceSendRequest')
+        .map((e) => [e.args!.data!.requestId as string, e.args!.data!.url as string]),
+    );
+    const bytes = finished
+      .filter((e) =>
+        /^http:\/\/127\.0\.0\.1:\d+\/.*\.(js|json)$/.test(sent.get(e.args!.data!.requestId as string) ?? ''),
+      )
+      .reduce((sum, e) => sum + Number(e.args!.data!.encodedDataLength ?? 0), 0);
+    return { ready: (readyMark.ts - nav.ts) / 1000, bytes, work, cpu, kinds, commits: p.commits, shift: p.shift };
+  } finally {
+    await context.close();
+  }
+}
+
+async function main(): Promise<void> {
+  let relayUrl = '';
+  const pages = await startReadyPages(() => relayUrl);
+  const sandbox = await startChild('sandbox', { BENCH_SANDBOX: JSON.stringify(CREDENTIALS) });
+  const relay = await startChild('relay', {
+    BILLING_BASE_URL: `${sandbox.url}/api/rest/v1`,
+    BILLING_USERNAME: CREDENTIALS.username,
+    BILLING_PASSWORD: CREDENTIALS.password,
+    EPS_UUID_A: SANDBOX_DEFAULTS.epsUuids.A,
+    EPS_UUID_B: SANDBOX_DEFAULTS.epsUuids.B,
+    EPS_UUID_C: SANDBOX_DEFAULTS.epsUuids.C,
+    ALLOWED_ORIGINS: pages.origin,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    METRICS_PORT: '0',
+    LOG_LEVEL: 'warn',
+    STORE_FILE: join(mkdtempSync(join(os.tmpdir(), 'billing-pay-profile-')), 'keys.db'),
+  });
+  relayUrl = relay.url;
+  const browser = await launchChromium();
+  const loads = PAGES.map(() => [] as Load[]);
+  try {
+    for (let round = 0; round < LOADS; round += 1)
+      for (const [i, page] of PAGES.entries())
+        loads[i]!.push(await oneLoad(browser, `${pages.origin}${page.path}`, page.event));
+  } finally {
+    await browser.close();
+    await pages.close();
+    await stopAll();
+  }
+  const f = (n: number) => n.toFixed(1);
+  console.log(`CPU ${CPU} ×, Slow 4G, median of ${LOADS} cold loads; load average ${os.loadavg()[0]!.toFixed(2)}`);
+  for (const [i, page] of PAGES.entries()) {
+    const l = loads[i]!;
+    const m = (of: (x: Load) => number) => median(l.map(of));
+    const kinds = [...new Set(l.flatMap((x) => Object.keys(x.kinds)))]
+      .map((k) => `${k} ${f(m((x) => x.kinds[k] ?? 0))}`)
+      .join(', ');
+    console.log(
+      `${page.name}: ready ${f(m((x) => x.ready))} ms; js+json ${m((x) => x.bytes)} B; main-thread work ${f(m((x) => x.work))} ms (${kinds}), of it CPU ${f(m((x) => x.cpu))} ms; commits ${m((x) => x.commits)}; layout shift ${m((x) => x.shift).toFixed(4)}`,
+    );
+  }
+}
+
+await main();

@@ -1,0 +1,47 @@
+/**
+ * The payer's return, loaded when the address names an attempt (beside `/config`) or a tab holds one, and before a
+ * payment is sent (it remembers the attempt): the storage of attempts (return-store.ts) and the result screen.
+ */
+import { html, type TemplateResult } from 'lit';
+import { LOOKUPS, type LookupKind } from '../../eps/lookup.js';
+import { systemName, type FieldsContext } from '../billing-pay-fields.js';
+import type { BillingPayReturnDetail } from '../events.js';
+import { dateFormatOf } from '../formats.js';
+import { fill } from '../i18n.js';
+import { formatMoney } from '../money.js';
+
+export { forget, remember, take } from '../return-store.js';
+
+/** What was sent, row by row: system, amount, agreement, payment id, time. */
+export function resultRows(d: BillingPayReturnDetail, c: FieldsContext, system: string): [string, string][] {
+  const { labels, kinds } = c.t;
+  const time = dateFormatOf(c.locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(d.time));
+  return [
+    [labels.system, system],
+    [labels.amount, formatMoney(d.amount, c.locale, c.currency)],
+    [kinds[LOOKUPS[d.lookup as LookupKind].key], d.agreement],
+    [labels.result_id, d.paymentId],
+    [labels.result_time, time],
+  ];
+}
+
+/**
+ * The result screen in place of the form: the heading and the honest words under it (for the live region; the billing
+ * tells no payment's outcome), what was sent, and the next step.
+ */
+export function resultScreen(
+  d: BillingPayReturnDetail,
+  c: FieldsContext,
+  onAction: () => void,
+): { said: TemplateResult; screen: TemplateResult } {
+  const { labels } = c.t;
+  const system = systemName(c, d.system);
+  const sent = d.outcome === 'sent';
+  return {
+    said: html`<h2 class="title">${sent ? fill(labels.result_sent_title, { system }) : labels.result_failed_title}</h2><p class="meaning">${sent ? fill(labels.result_sent, { system }) : labels.result_failed}</p>`,
+    screen: html`<dl class="result" part="result">
+        ${resultRows(d, c, system).map(([term, value]) => html`<div><dt>${term}</dt><dd>${value}</dd></div>`)}
+      </dl>
+      <button part="button" type="button" @click=${onAction}>${sent ? labels.another : labels.retry}</button>`,
+  };
+}
