@@ -2,7 +2,7 @@
  * The React components (`billing-pay/react`) in a real React 19 tree: object props reach the element as properties,
  * `on…` props receive the element's events, once each although strict mode runs every effect twice.
  */
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import { createElement, StrictMode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { flushSync } from 'react-dom';
@@ -60,6 +60,8 @@ describe('billing-pay/react', () => {
     const pay = [...el.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Pay now 250.00');
     expect(pay, 'the text override shows on the button').to.exist;
     pay!.click();
+    // Pay first loads its late modules; a listener left behind would answer with the first one.
+    await waitUntil(() => events.length > 1, 'no redirect', { timeout: 5000 });
     await new Promise((resolve) => setTimeout(resolve, 50));
     // Strict mode attaches, detaches and attaches the listeners again: a listener left behind would answer twice.
     expect(events).to.deep.equal(['ready', `redirect ${PAYMENT_PAGE}`]);
