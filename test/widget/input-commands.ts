@@ -86,7 +86,8 @@ async function webdriverKeys(driver: Driver, payload: KeysPayload): Promise<void
   await driver.releaseActions();
 }
 
-async function webdriverClick(driver: Driver, { x, y }: ClickPayload): Promise<void> {
+/** A real click at a point of the viewport, through W3C WebDriver pointer actions. */
+export async function webdriverClick(driver: Driver, { x, y }: ClickPayload): Promise<void> {
   const at = { x: Math.round(x), y: Math.round(y) };
   await driver.performActions([
     {

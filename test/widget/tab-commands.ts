@@ -7,6 +7,7 @@
  */
 import type { TestRunnerPlugin } from '@web/test-runner-core';
 import type { Page } from 'puppeteer-core';
+import { webdriverClick } from './input-commands.js';
 
 export interface NewTabPayload {
   url: string;
@@ -162,20 +163,7 @@ async function payInNewTab(url: string, s: Session): Promise<TabPaid> {
       10_000,
       'no Pay',
     );
-    await driver.performActions([
-      {
-        type: 'pointer',
-        id: 'mouse',
-        parameters: { pointerType: 'mouse' },
-        actions: [
-          { type: 'pointerMove', duration: 0, origin: 'viewport', ...at },
-          { type: 'pointerDown', button: 0 },
-          { type: 'pause', duration: 15 },
-          { type: 'pointerUp', button: 0 },
-        ],
-      },
-    ]);
-    await driver.releaseActions();
+    await webdriverClick(driver, at);
     return { href: await poll(async () => left(await driver.getUrl()), 10_000, 'the tab stayed on its page') };
   } finally {
     await driver.closeWindow();
