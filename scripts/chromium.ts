@@ -12,5 +12,6 @@ export const CHROMIUM = {
     '--disable-component-update',
     '--no-first-run',
     '--disable-sync',
+    '--disable-features=PreloadTopChromeWebUI,WebUIOmniboxPopup,WebUIOmniboxAimPopup',
   ],
 };
