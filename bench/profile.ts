@@ -62,6 +62,8 @@ const probe = (event: string) => `
   addEventListener('${event}', () => { window.__p.ready = true; performance.mark('bp-ready'); }, { once: true });
 `;
 
+const dumped: Record<string, number> = {};
+
 /** What a top-level task spent its time on: the longest known child event names it. */
 function kindOf(children: TraceEvent[]): string {
   const sums: Record<string, number> = {};
@@ -102,7 +104,8 @@ async function oneLoad(browser: Browser, url: string, event: string): Promise<Lo
       traceEvents: TraceEvent[];
     };
     const events = trace.traceEvents;
-    if (process.env.PROFILE_DUMP) writeFileSync(`${process.env.PROFILE_DUMP}-${event}.json`, JSON.stringify(trace));
+    if (process.env.PROFILE_DUMP)
+      writeFileSync(`${process.env.PROFILE_DUMP}-${event}-${(dumped[event] = (dumped[event] ?? 0) + 1)}.json`, JSON.stringify(trace));
     const readyMark = events.find((e) => e.name === 'bp-ready')!;
     const nav = events.find((e) => e.name === 'navigationStart' && e.pid === readyMark.pid)!;
     const main = events.find(
