@@ -30,6 +30,29 @@ const TEXT_FILES = {
   ru: { name: 'billing-pay-ru.json', bytes: Buffer.from(JSON.stringify({ pay: RU, methods: METHODS_RU })) },
 };
 
+/**
+ * The narrow symbols the Amount label shows for common currencies in the built-in languages, from this build's `Intl`
+ * (src/widget/money.ts), under each tag that writes them alike; any other code or tag is asked of the browser's `Intl`.
+ */
+function currencySymbols(): Record<string, Record<string, string>> {
+  const of = (tag: string) =>
+    Object.fromEntries(
+      ['RUB', 'USD', 'EUR', 'GBP', 'CNY', 'KZT', 'BYN', 'UAH'].flatMap((code) => {
+        const symbol = new Intl.NumberFormat(tag, { style: 'currency', currency: code, currencyDisplay: 'narrowSymbol' })
+          .formatToParts(1)
+          .find((p) => p.type === 'currency')?.value;
+        return symbol && symbol !== code ? [[code, symbol]] : [];
+      }),
+    );
+  const tags = { en: ['en', 'en-US', 'en-GB'], ru: ['ru', 'ru-RU'] };
+  return Object.fromEntries(
+    Object.entries(tags).map(([lang, all]) => {
+      const symbols = of(lang);
+      return [all.filter((tag) => JSON.stringify(of(tag)) === JSON.stringify(symbols)).join(' '), symbols];
+    }),
+  );
+}
+
 /** What `scripts/build-late.ts` wrote: each late module's file, integrity and the bundle's modules it borrows. */
 export const LATE_MANIFEST = 'dist/late/late.json';
 export type LateManifest = Record<string, { file: string; integrity: string; shared: Record<string, string[]> }>;
@@ -53,6 +76,7 @@ export function builtFile(): UserConfig {
           ]),
         ),
       ),
+      __BP_CURRENCY_SYMBOLS__: JSON.stringify(currencySymbols()),
       __BP_LATE__: JSON.stringify(
         Object.fromEntries(Object.entries(late).map(([name, { file, integrity }]) => [name, { file, integrity }])),
       ),

@@ -31,6 +31,8 @@ const ASSUMED: PaymentOptions = {
   autopayLeadDays: 1,
 };
 
+/** How long the first render waits for `/config` before it draws the skeleton. */
+const SKELETON_AFTER_MS = 150;
 const IDLE: SubmitState = { name: 'idle' };
 
 /**
@@ -226,10 +228,14 @@ export class BillingPay extends BillingElement {
     return this.returned.fired;
   }
 
+  /** The relay and session of the last `/config` load begun, and that load's requests (settled or not). */
+  private loadedFor = '';
+  private fetching?: Promise<unknown>;
+
   override connectedCallback(): void {
     super.connectedCallback();
     window.addEventListener('pageshow', this.onPageShow);
-    if (this.hasUpdated && this.state !== 'ready') void this.loadConfig();
+    if (this.loadedFor && this.state !== 'ready') void this.loadConfig();
   }
 
   override disconnectedCallback(): void {
@@ -255,11 +261,25 @@ export class BillingPay extends BillingElement {
     if (this.submit.name === 'error' && this.submit.failure.fields && !Object.keys(problems).length) this.submit = IDLE;
   }
 
+  /**
+   * The first render waits for `/config` a moment (a preloaded one is there by then), so the form is drawn once; the
+   * skeleton is drawn only when it is late.
+   */
+  protected override async scheduleUpdate(): Promise<void> {
+    if (!this.hasUpdated) {
+      if (!this.loadedFor) void this.loadConfig();
+      await Promise.race([this.fetching, new Promise((resolve) => setTimeout(resolve, SKELETON_AFTER_MS))]);
+    }
+    super.scheduleUpdate();
+  }
+
   protected override updated(changed: PropertyValues<this>): void {
-    if (changed.has('relay') || changed.has('session')) void this.loadConfig();
+    if ((changed.has('relay') || changed.has('session')) && this.loadedFor !== `${this.relay} ${this.session}`)
+      void this.loadConfig();
   }
 
   private async loadConfig(retry = false): Promise<void> {
+    this.loadedFor = `${this.relay} ${this.session}`;
     this.config = null;
     this.loadFailure = null;
     if (!this.relay) {
@@ -271,7 +291,9 @@ export class BillingPay extends BillingElement {
     let loaded: LoadedConfig | null;
     try {
       // The form is shown in the payer's language, never in English first.
-      [loaded] = await Promise.all([this.loader.load(this.relay, this.session, { retry }), this.localize.loaded()]);
+      const fetched = Promise.all([this.loader.load(this.relay, this.session, { retry }), this.localize.loaded()]);
+      this.fetching = fetched.catch(() => {});
+      [loaded] = await fetched;
     } catch (error) {
       this.readiness.set('failed');
       this.report(error as PayError, true);
@@ -283,17 +305,17 @@ export class BillingPay extends BillingElement {
     const first = this.readiness.set('ready');
     await this.updateComplete;
     if (!first) return;
-    // What the next steps need, after the first screen: the payment path, the formatters, an unmarked return.
-    this.sender.prefetch();
-    whenIdle(() => loadReturn().catch(() => {}));
-    this.returned.lookLater();
-    whenIdle(() => warmFormats(this.localize.speech().locale));
     const { systems, kinds } = this.view();
     emit(this, 'billing-pay-ready', {
       systems: systems.map((s) => s.id),
       lookups: kinds,
       maxAmount: loaded.config.maxAmount,
     });
+    // What the next steps need, after the first screen: the payment path, the formatters, an unmarked return.
+    this.sender.prefetch();
+    whenIdle(() => loadReturn().catch(() => {}));
+    this.returned.lookLater();
+    whenIdle(() => warmFormats(this.localize.speech().locale));
   }
 
   /** "Try again" after `/config` failed: at once the first time, then each time later (`ConfigLoader`). */

@@ -16,9 +16,27 @@ function currencyParts(currency: string, locale: string): Intl.NumberFormatPart[
   }
 }
 
+/**
+ * Narrow symbols of common ISO codes, keyed by the space-separated tags that write them alike (`"ru ru-RU"`), made by
+ * `Intl` at build time (vite.config.ts): the first screen's Amount label then builds no `Intl.NumberFormat`, whose
+ * first use costs a phone tens of milliseconds.
+ */
+declare const __BP_CURRENCY_SYMBOLS__: Record<string, Record<string, string>> | undefined;
+
+function builtSymbol(currency: string, locale: string): string | undefined {
+  if (typeof __BP_CURRENCY_SYMBOLS__ !== 'object') return undefined;
+  for (const [tags, symbols] of Object.entries(__BP_CURRENCY_SYMBOLS__))
+    if (tags.split(' ').includes(locale)) return symbols[currency];
+  return undefined;
+}
+
 /** The symbol of an ISO code (`₽`), else the text as given. */
 export function currencySymbol(currency: string, locale: string): string {
-  return currencyParts(currency, locale)?.find((p) => p.type === 'currency')?.value ?? currency;
+  return (
+    builtSymbol(currency, locale) ??
+    currencyParts(currency, locale)?.find((p) => p.type === 'currency')?.value ??
+    currency
+  );
 }
 
 /** A canonical amount (`"1500.50"`) with the currency, as the locale writes it. */

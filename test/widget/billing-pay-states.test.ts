@@ -66,6 +66,21 @@ describe('<billing-pay> states', () => {
       { name: 'A and B without saving', systems: only('A', 'B').map((s) => ({ ...s, canSave: false })) },
       { name: 'B and C, as `systems` orders them', systems: only('B', 'C'), attributes: 'B C' },
     ];
+    it('draws the form once when /config answers at once: no skeleton first', async () => {
+      const drawn: string[] = [];
+      const el = document.createElement('billing-pay') as BillingPay;
+      el.setAttribute('relay', RELAY);
+      el.lang = 'en';
+      const ready = oneEvent(el, 'billing-pay-ready');
+      document.body.append(el);
+      new MutationObserver(() =>
+        drawn.push(el.shadowRoot!.querySelector('.skeleton') ? 'skeleton' : el.state === 'ready' ? 'form' : 'other'),
+      ).observe(el.shadowRoot!, { childList: true, subtree: true, characterData: true, attributes: true });
+      await ready;
+      el.remove();
+      expect(drawn).to.deep.equal(['form']);
+    });
+
     for (const offer of OFFERS)
       for (const width of [360, 1024]) {
         it(`draws the form's skeleton in its final place: nothing moves when /config comes (${offer.name}, ${width} px)`, async () => {
@@ -82,7 +97,8 @@ describe('<billing-pay> states', () => {
           </div>`);
           box.style.inlineSize = `${width}px`;
           const el = box.querySelector('billing-pay')!;
-          await el.updateComplete;
+          // A late `/config`: the skeleton comes once the first render stops waiting for it.
+          await waitUntil(() => status(el) === 'Loading payment options…', 'no skeleton', { timeout: 2000 });
           await nextFrame();
           expect(el.state).to.equal('loading');
           const inert = el.shadowRoot!.querySelector('.fields')?.hasAttribute('inert');
