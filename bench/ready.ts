@@ -14,7 +14,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, constants } from 'node:zlib';
 import type { Browser, Page } from 'puppeteer-core';
-import { elementHtml, relayHints, scriptHtml } from '../demo/playground-snippet.js';
+import { elementHtml, relayHints, reservationCss, scriptHtml } from '../demo/playground-snippet.js';
 import { EMBED_ATTRIBUTES } from '../scripts/docs/embed-snippet.js';
 import { configRequests } from '../scripts/relay-metrics.js';
 import { ms, table } from './report.js';
@@ -65,6 +65,8 @@ export async function startReadyPages(relay: () => string): Promise<{ origin: st
     bundle ??= ((await (await fetch(`${url}/bundles.json`)).json()) as Record<string, typeof bundle>)['billing-pay.js'];
     if (!bundle) throw new Error(`${url}/bundles.json names no billing-pay.js`);
     const element = elementHtml('billing-pay', [['relay', url], ...EMBED_ATTRIBUTES]);
+    // The page's stylesheet keeps the form's place, as the docs say (inline here: this page has no policy).
+    const reserve = `<style>\n${reservationCss()}\n</style>`;
     const [head, body, readyEvent] =
       path === '/floor.html'
         ? [
@@ -73,9 +75,9 @@ export async function startReadyPages(relay: () => string): Promise<{ origin: st
             'bench-reference-ready',
           ]
         : path === '/embed.html'
-          ? [`${relayHints(url)}\n${scriptHtml(url, bundle)}`, element, 'billing-pay-ready']
+          ? [`${relayHints(url)}\n${scriptHtml(url, bundle)}\n${reserve}`, element, 'billing-pay-ready']
           : path === '/embed-bare.html'
-            ? [scriptHtml(url, bundle), element, 'billing-pay-ready']
+            ? [`${scriptHtml(url, bundle)}\n${reserve}`, element, 'billing-pay-ready']
             : [];
     if (!head) return undefined;
     // The ready time is noted by a script after the element (it runs before any module script), not in <head>.

@@ -7,6 +7,8 @@ export function contentSecurityPolicy(relay: string, pageOrigin: string): string
 export function allowedOriginsLine(pageOrigin: string): string;
 export function relayHints(relay: string): string;
 export function textsHint(relay: string, texts: { file: string; integrity: string }): string;
+export const RESERVED_HEIGHT: string;
+export function reservationCss(tag?: string): string;
 export function scriptHtml(relay: string, bundle: { file: string; integrity: string }): string;
 export interface EmbedOptions {
   relay: string;

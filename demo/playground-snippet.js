@@ -95,6 +95,24 @@ export function textsHint(relay, texts) {
   ]);
 }
 
+/**
+ * The height the page keeps for the form before the widget's script has run, so nothing below it moves when the form
+ * is drawn: the tallest the docs' form is (`lookup="5 7"`, English or Russian, 320 px wide or more) in Chromium, Firefox
+ * and WebKit, rounded up (test/widget/reserved-height.test.ts measures it).
+ */
+export const RESERVED_HEIGHT = '46rem';
+
+/**
+ * The rule for the page's own stylesheet that keeps that place (a strict policy's `style-src 'self'` allows no inline
+ * style): the element is a block of at least `RESERVED_HEIGHT` from the first paint, defined or not.
+ */
+export function reservationCss(tag = 'billing-pay') {
+  return `${tag} {
+  display: block;
+  min-block-size: ${RESERVED_HEIGHT};
+}`;
+}
+
 /** The widget's script from the relay, under its content-hashed name, with its integrity. */
 export function scriptHtml(relay, bundle) {
   return elementHtml('script', [

@@ -4,7 +4,13 @@
  * (demo/playground-snippet.js). The bundle's name and hash change with every build, so the snippet is made from
  * `dist/bundles.json` by `npm run build` and always matches the bundle the relay serves.
  */
-import { elementHtml, relayHints, scriptHtml, type AttributeValue } from '../../demo/playground-snippet.js';
+import {
+  elementHtml,
+  relayHints,
+  reservationCss,
+  scriptHtml,
+  type AttributeValue,
+} from '../../demo/playground-snippet.js';
 import type { BundleManifest } from '../../src/relay/assets/widget-assets.js';
 
 /** The relay address the docs' snippets use: a merchant's relay under its own origin. */
@@ -34,6 +40,6 @@ export function embedSnippet(
   ].join('\n');
 }
 
-/** The snippet as a Markdown `html` block. */
+/** The snippet as a Markdown `html` block, then the rule for the page's stylesheet that keeps the form's place. */
 export const embedBlock = (manifest: BundleManifest, attributes: [string, AttributeValue][]): string =>
-  `\`\`\`html\n${embedSnippet(manifest, attributes)}\n\`\`\`\n`;
+  `\`\`\`html\n${embedSnippet(manifest, attributes)}\n\`\`\`\n\nIn the page's stylesheet:\n\n\`\`\`css\n${reservationCss()}\n\`\`\`\n`;
