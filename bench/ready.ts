@@ -9,6 +9,7 @@
  * Each load also counts the `/config` requests the relay answered; after the timed loads, each page is kept open past
  * the moment Chromium would warn of a preload left unused, and what it wrote to the console is kept.
  */
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,7 +19,7 @@ import { elementHtml, relayHints, reservationCss, scriptHtml } from '../demo/pla
 import { EMBED_ATTRIBUTES } from '../scripts/docs/embed-snippet.js';
 import { configRequests } from '../scripts/relay-metrics.js';
 import { ms, table } from './report.js';
-import { REFERENCE_BUNDLE, median } from './widget.js';
+import { REFERENCE_BUNDLE, WIDGET_BUNDLE, median } from './widget.js';
 
 /** Slow 4G as the target names it: 150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up (bytes per second for CDP). */
 export const SLOW_4G = { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 };
@@ -37,6 +38,7 @@ export const READY_PAGES: ReadyPage[] = [
   { name: 'floor: Lit reference, with the two hints', path: '/floor.html' },
   { name: 'the docs’ embed, with the two hints', path: '/embed.html' },
   { name: 'the embed without hints', path: '/embed-bare.html' },
+  { name: 'the floor as heavy as the embed’s bundle', path: '/floor-heavy.html' },
 ];
 
 export interface ReadyResult {
@@ -59,6 +61,13 @@ export async function startReadyPages(relay: () => string): Promise<{ origin: st
   const reference = brotliCompressSync(await readFile(REFERENCE_BUNDLE), {
     params: { [constants.BROTLI_PARAM_QUALITY]: 11 },
   });
+  // The floor padded with an incompressible comment to the widget bundle's size on the wire: what the bytes alone cost.
+  const q11 = (bytes: Buffer) => brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
+  const target = q11(await readFile(WIDGET_BUNDLE)).length;
+  const source = await readFile(REFERENCE_BUNDLE);
+  let heavy = reference;
+  for (let pad = target - reference.length; heavy.length < target; pad += target - heavy.length)
+    heavy = q11(Buffer.concat([source, Buffer.from(`\n/*${randomBytes(pad).toString('base64')}*/\n`)]));
   let bundle: { file: string; integrity: string } | undefined;
   const page = async (path: string): Promise<string | undefined> => {
     const url = relay();
@@ -68,9 +77,9 @@ export async function startReadyPages(relay: () => string): Promise<{ origin: st
     // The page's stylesheet keeps the form's place, as the docs say (inline here: this page has no policy).
     const reserve = `<style>\n${reservationCss()}\n</style>`;
     const [head, body, readyEvent] =
-      path === '/floor.html'
+      path === '/floor.html' || path === '/floor-heavy.html'
         ? [
-            `${relayHints(url)}\n<script type="module" src="/reference-element.js"></script>`,
+            `${relayHints(url)}\n<script type="module" src="/reference-element${path === '/floor.html' ? '' : '-heavy'}.js"></script>`,
             `<bench-reference relay="${url}"></bench-reference>`,
             'bench-reference-ready',
           ]
@@ -94,14 +103,14 @@ ${body}
 </body></html>`;
   };
   const server = http.createServer((req, res) => {
-    if (req.url === '/reference-element.js') {
+    if (req.url === '/reference-element.js' || req.url === '/reference-element-heavy.js') {
       res
         .writeHead(200, {
           'content-type': 'text/javascript; charset=utf-8',
           'content-encoding': 'br',
           'cache-control': 'public, max-age=31536000, immutable',
         })
-        .end(reference);
+        .end(req.url === '/reference-element.js' ? reference : heavy);
       return;
     }
     page(req.url ?? '').then(
