@@ -105,7 +105,10 @@ async function oneLoad(browser: Browser, url: string, event: string): Promise<Lo
     };
     const events = trace.traceEvents;
     if (process.env.PROFILE_DUMP)
-      writeFileSync(`${process.env.PROFILE_DUMP}-${event}-${(dumped[event] = (dumped[event] ?? 0) + 1)}.json`, JSON.stringify(trace));
+      writeFileSync(
+        `${process.env.PROFILE_DUMP}-${event}-${(dumped[event] = (dumped[event] ?? 0) + 1)}.json`,
+        JSON.stringify(trace),
+      );
     const readyMark = events.find((e) => e.name === 'bp-ready')!;
     const nav = events.find((e) => e.name === 'navigationStart' && e.pid === readyMark.pid)!;
     const main = events.find(
