@@ -4,7 +4,8 @@
  *
  * Vite 8 compiles TypeScript with Oxc, which takes `experimentalDecorators` and `useDefineForClassFields` from
  * tsconfig.json: Lit's legacy decorators become `__decorate(…)` calls and fields are assigned in the constructor
- * (checked in the built file).
+ * (checked in the built file). In the page bundles, the widget's files with `html` templates go through TypeScript's
+ * own transpiler first, with the same options, to prepare those templates (`compiledTemplates`).
  */
 import { compileLitTemplates } from '@lit-labs/compiler';
 import ts from 'typescript';
@@ -226,6 +227,7 @@ function compiledTemplates(): Plugin {
           module: ts.ModuleKind.ESNext,
           experimentalDecorators: true,
           useDefineForClassFields: false,
+          verbatimModuleSyntax: true,
         },
         transformers: { before: [compileLitTemplates()] },
       });

@@ -98,7 +98,7 @@ export function textsHint(relay, texts) {
 /**
  * The height the page keeps for the form before the widget's script has run, so nothing below it moves when the form
  * is drawn: the tallest the docs' form is (`lookup="5 7"`, English or Russian, 320 px wide or more) in Chromium, Firefox
- * and WebKit, rounded up (test/widget/reserved-height.test.ts measures it).
+ * and WebKit at the default root font size, rounded up (test/widget/reserved-height.test.ts measures it).
  */
 export const RESERVED_HEIGHT = '46rem';
 

@@ -231,6 +231,7 @@ export class BillingPay extends BillingElement {
   /** The relay and session of the last `/config` load begun, and that load's requests (settled or not). */
   private loadedFor = '';
   private fetching?: Promise<unknown>;
+  private readyFired = false;
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -244,6 +245,10 @@ export class BillingPay extends BillingElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    // Another relay or session (a property the page set before the element was defined comes in here): its `/config`,
+    // before a form of the old one is drawn.
+    if ((changed.has('relay') || changed.has('session')) && this.loadedFor !== `${this.relay} ${this.session}`)
+      void this.loadConfig();
     const { locale } = this.localize.speech();
     const { values, problems } = this.entries.value;
     if (changed.has('amount')) {
@@ -263,23 +268,23 @@ export class BillingPay extends BillingElement {
 
   /**
    * The first render waits for `/config` a moment (a preloaded one is there by then), so the form is drawn once; the
-   * skeleton is drawn only when it is late.
+   * skeleton is drawn only when it is late. One deadline, whatever load is in flight (a move in the page starts another).
    */
   protected override async scheduleUpdate(): Promise<void> {
     if (!this.hasUpdated) {
       if (!this.loadedFor) void this.loadConfig();
-      await Promise.race([this.fetching, new Promise((resolve) => setTimeout(resolve, SKELETON_AFTER_MS))]);
+      const deadline = performance.now() + SKELETON_AFTER_MS;
+      let waited: Promise<unknown> | undefined;
+      while (this.state === 'loading' && this.fetching !== waited && performance.now() < deadline) {
+        waited = this.fetching;
+        await Promise.race([waited, new Promise((resolve) => setTimeout(resolve, deadline - performance.now()))]);
+      }
     }
     super.scheduleUpdate();
   }
 
-  protected override updated(changed: PropertyValues<this>): void {
-    if ((changed.has('relay') || changed.has('session')) && this.loadedFor !== `${this.relay} ${this.session}`)
-      void this.loadConfig();
-  }
-
   private async loadConfig(retry = false): Promise<void> {
-    this.loadedFor = `${this.relay} ${this.session}`;
+    const key = (this.loadedFor = `${this.relay} ${this.session}`);
     this.config = null;
     this.loadFailure = null;
     if (!this.relay) {
@@ -295,16 +300,19 @@ export class BillingPay extends BillingElement {
       this.fetching = fetched.catch(() => {});
       [loaded] = await fetched;
     } catch (error) {
+      if (this.loadedFor !== key) return;
       this.readiness.set('failed');
       this.report(error as PayError, true);
       return;
     }
-    if (!loaded) return;
+    if (!loaded || this.loadedFor !== key) return;
     this.sessionAgreement = loaded.sessionAgreement;
     this.config = loaded.config;
-    const first = this.readiness.set('ready');
+    this.readiness.set('ready');
     await this.updateComplete;
-    if (!first) return;
+    // Once per element, for a form shown: a load begun meanwhile (another relay or session) fires it when it is done.
+    if (this.readyFired || this.loadedFor !== key || this.state !== 'ready') return;
+    this.readyFired = true;
     const { systems, kinds } = this.view();
     emit(this, 'billing-pay-ready', {
       systems: systems.map((s) => s.id),

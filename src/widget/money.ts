@@ -26,7 +26,7 @@ declare const __BP_CURRENCY_SYMBOLS__: Record<string, Record<string, string>> | 
 function builtSymbol(currency: string, locale: string): string | undefined {
   if (typeof __BP_CURRENCY_SYMBOLS__ !== 'object') return undefined;
   for (const [tags, symbols] of Object.entries(__BP_CURRENCY_SYMBOLS__))
-    if (tags.split(' ').includes(locale)) return symbols[currency];
+    if (tags.toLowerCase().split(' ').includes(locale.toLowerCase())) return symbols[currency];
   return undefined;
 }
 

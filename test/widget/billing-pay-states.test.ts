@@ -81,6 +81,28 @@ describe('<billing-pay> states', () => {
       expect(drawn).to.deep.equal(['form']);
     });
 
+    it('a session the page set before the element was defined: its /config, and one ready event for that form', async () => {
+      const events: CustomEvent[] = [];
+      // Not upgraded yet: an element of a template's inert document, given a property as a page's script would.
+      const template = document.createElement('template');
+      template.innerHTML = `<billing-pay relay="${RELAY}" lang="en"></billing-pay>`;
+      const el = document.adoptNode(template.content.firstElementChild!) as BillingPay;
+      Object.assign(el, { session: 'signed-session' });
+      el.addEventListener('billing-pay-ready', (e) => events.push(e as CustomEvent));
+      document.body.append(el);
+      await waitUntil(() => events.length > 0, 'no ready event', { timeout: 3000 });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const state = el.state;
+      el.remove();
+      expect(events.length, 'ready events').to.equal(1);
+      expect(state).to.equal('ready');
+      expect(events[0]!.detail.systems).to.deep.equal(['A', 'B', 'C']);
+      expect(
+        relay.requests.some((r) => r.url.endsWith('/session')),
+        'the session asked for',
+      ).to.be.true;
+    });
+
     for (const offer of OFFERS)
       for (const width of [360, 1024]) {
         it(`draws the form's skeleton in its final place: nothing moves when /config comes (${offer.name}, ${width} px)`, async () => {
