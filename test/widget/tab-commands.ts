@@ -30,7 +30,8 @@ const READ = `(() => {
   const el = document.querySelector('billing-pay');
   const w = window;
   return {
-    ready: !!el && el.getAttribute('state') === 'ready' && Array.isArray(w.returns),
+    // Ready, and done looking for a return (the skeleton stays until it is: what the origin keeps is pruned by then).
+    ready: !!el && el.getAttribute('state') === 'ready' && !el.shadowRoot?.querySelector('.skeleton') && Array.isArray(w.returns),
     returns: w.returns || [],
     // The result screen's heading and meaning, a space between them.
     message: [...(el?.shadowRoot?.querySelector('[part="return"]')?.children ?? [])]
