@@ -20,4 +20,4 @@ export interface EmbedOptions {
   tag?: string;
   attributes: [string, AttributeValue][];
 }
-export function embedSnippet(options: EmbedOptions): { html: string; csp: string; env: string };
+export function embedSnippet(options: EmbedOptions): { html: string; csp: string; env: string; css: string };

@@ -128,7 +128,9 @@ export function scriptHtml(relay, bundle) {
  * it at `/bundles.json`): its content-hashed file name and its integrity. `attributes`: `[name, value]` pairs, the
  * value `true` for a boolean attribute, in the order to write them (`relay` is put first). `texts`: the entry of the
  * page's language's texts, for a page not in English (`textsHint`).
- * Answers `{html, csp, env}`: the HTML for the page, its policy alone (to send as a header instead), the relay's line.
+ * Answers `{html, csp, env, css}`: the HTML for the page, its policy alone (to send as a header instead), the relay's
+ * line, and for `<billing-pay>` the rule of the page's stylesheet that keeps the form's place (`reservationCss`; `''`
+ * for another element).
  */
 export function embedSnippet({ relay, pageOrigin, bundle, texts, tag = 'billing-pay', attributes }) {
   const csp = contentSecurityPolicy(relay, pageOrigin);
@@ -144,5 +146,6 @@ export function embedSnippet({ relay, pageOrigin, bundle, texts, tag = 'billing-
     elementHtml(tag, [['relay', relay], ...attributes.filter(([name]) => name !== 'relay')]),
     '',
   ].join('\n');
-  return { html, csp, env: `${allowedOriginsLine(pageOrigin)}\n` };
+  const css = tag === 'billing-pay' ? `${reservationCss(tag)}\n` : '';
+  return { html, csp, env: `${allowedOriginsLine(pageOrigin)}\n`, css };
 }

@@ -301,7 +301,12 @@ async function start() {
   relayInput.value = liveRelay;
   originInput.value = window.location.origin;
   const controls = buildForm(options, config);
-  const output = { html: document.getElementById('snippet-html'), env: document.getElementById('snippet-env') };
+  const output = {
+    html: document.getElementById('snippet-html'),
+    env: document.getElementById('snippet-env'),
+    css: document.getElementById('snippet-css'),
+  };
+  document.getElementById('css-part').hidden = options.tag !== 'billing-pay';
   const buttons = document.querySelectorAll('[data-copy]');
   const where = [
     { input: relayInput, error: document.getElementById('relay-address-error'), read: () => readUrl(relayInput) },
@@ -324,7 +329,7 @@ async function start() {
       : '';
     for (const button of buttons) button.disabled = problems > 0;
     if (problems) {
-      output.html.textContent = output.env.textContent = '';
+      output.html.textContent = output.env.textContent = output.css.textContent = '';
       return;
     }
     const attributes = read.filter(([, r]) => r.value !== undefined).map(([c, r]) => [c.name, r.value]);
@@ -339,6 +344,7 @@ async function start() {
     });
     output.html.textContent = snippet.html;
     output.env.textContent = snippet.env;
+    output.css.textContent = snippet.css;
     const key = JSON.stringify(attributes);
     if (key === shown) return;
     clearTimeout(previewTimer);

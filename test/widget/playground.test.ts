@@ -6,7 +6,14 @@
  */
 import { expect, oneEvent, waitUntil } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
-import { attributeHtml, contentSecurityPolicy, elementHtml, embedSnippet } from '../../demo/playground-snippet.js';
+import {
+  attributeHtml,
+  contentSecurityPolicy,
+  elementHtml,
+  embedSnippet,
+  RESERVED_HEIGHT,
+  reservationCss,
+} from '../../demo/playground-snippet.js';
 import type { BillingPay } from '../../src/widget/billing-pay.js';
 import { e2e, field, payButton, type, type E2eStack } from './helpers.js';
 
@@ -149,6 +156,20 @@ describe('playground', () => {
       expect(widget.getAttributeNames()).to.deep.equal(['relay', 'lookup']);
       expect(env).to.equal('ALLOWED_ORIGINS=https://shop.example\n');
     });
+
+    it('the stylesheet rule that keeps the form’s place, for <billing-pay> alone', () => {
+      const snippet = (tag: string) =>
+        embedSnippet({
+          relay: 'https://pay.shop.example/relay',
+          pageOrigin: 'https://shop.example',
+          bundle: { file: `${tag}.0123456789.js`, integrity: 'sha384-x' },
+          tag,
+          attributes: [],
+        }).css;
+      expect(snippet('billing-pay')).to.equal(`${reservationCss()}\n`);
+      expect(snippet('billing-pay')).to.contain(`min-block-size: ${RESERVED_HEIGHT}`);
+      expect(snippet('billing-payment-methods')).to.equal('');
+    });
   });
 
   describe('the page', () => {
@@ -239,6 +260,8 @@ describe('playground', () => {
       // The merchant's relay, configured by the line the playground gives; the snippet is for it.
       const env = envOf(doc);
       expect(env).to.equal(`ALLOWED_ORIGINS=${location.origin}\n`);
+      expect(doc.getElementById('snippet-css')!.textContent, 'the stylesheet rule').to.equal(`${reservationCss()}\n`);
+      expect(doc.getElementById('css-part')!.hidden).to.be.false;
       const merchant = await e2e<{ url: string }>('merchant-relay', { env });
       choose(doc, "Your relay's address", merchant.url);
       const snippet = snippetOf(doc);
