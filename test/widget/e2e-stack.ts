@@ -179,7 +179,17 @@ export async function startE2eStack(pageOrigins: string[]) {
       let hints = relayHints(from.url);
       if (q.get('hints') === 'no-crossorigin') hints = hints.replace(/( as="fetch") crossorigin /, '$1 ');
       const head = `${hints}\n${scriptHtml(files, bundle)}`;
-      const element = elementHtml('billing-pay', [['relay', from.url]]);
+      // `?preset=1`: system, amount and agreement set by the page, so that Pay is all the payer does.
+      const preset: [string, string][] =
+        q.get('preset') === '1'
+          ? [
+              ['systems', 'A'],
+              ['amount', '10'],
+              ['lookup', '5'],
+              ['agreement', 'AG-1001'],
+            ]
+          : [];
+      const element = elementHtml('billing-pay', [['relay', from.url], ...preset]);
       // `?trusted-types=lit-html`: the page requires Trusted Types and allows only the policies named.
       const trustedTypes = q.get('trusted-types');
       const lang = q.get('lang') === 'ru' ? 'ru' : 'en';

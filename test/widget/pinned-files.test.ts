@@ -79,6 +79,37 @@ describe('the files a bundle loads later are pinned', () => {
     expect(widget.shadowRoot!.querySelector('button[type="submit"]'), 'the form').to.not.equal(null);
   });
 
+  it('Pay pressed the moment the form is ready pays: it waits for the payment path, checked', async function () {
+    this.timeout(20_000);
+    const frame = document.createElement('iframe');
+    frame.src = `/__e2e/page/embed?preset=1`;
+    const pressed = new Promise<{ state: string; redirect: Promise<CustomEvent> }>((resolve) =>
+      frame.addEventListener(
+        'load',
+        () => {
+          const widget = frame.contentDocument!.querySelector('billing-pay') as BillingPay;
+          const press = () => {
+            const redirect = new Promise<CustomEvent>((done) =>
+              widget.addEventListener('billing-pay-redirect', (e) => (e.preventDefault(), done(e as CustomEvent)), {
+                once: true,
+              }),
+            );
+            // In the ready event itself: before the payment path's prefetch has begun.
+            widget.shadowRoot!.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
+            resolve({ state: widget.state, redirect });
+          };
+          if (widget.state === 'ready') press();
+          else widget.addEventListener('billing-pay-ready', press, { once: true });
+        },
+        { once: true },
+      ),
+    );
+    document.body.append(frame);
+    const { state, redirect } = await pressed;
+    expect(state).to.equal('ready');
+    expect((await redirect).detail.url).to.match(/\/pay\//);
+  });
+
   it('the payment path from the relay is taken: Pay pays', async function () {
     this.timeout(20_000);
     const { widget } = await openEmbed({ lang: 'en' });
