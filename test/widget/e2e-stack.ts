@@ -179,12 +179,13 @@ export async function startE2eStack(pageOrigins: string[]) {
       let hints = relayHints(from.url);
       if (q.get('hints') === 'no-crossorigin') hints = hints.replace(/( as="fetch") crossorigin /, '$1 ');
       const head = `${hints}\n${scriptHtml(files, bundle)}`;
-      // `?preset=1`: system, amount and agreement set by the page, so that Pay is all the payer does.
+      // `?preset=1`: system, amount (in roubles) and agreement set by the page, so that Pay is all the payer does.
       const preset: [string, string][] =
         q.get('preset') === '1'
           ? [
               ['systems', 'A'],
               ['amount', '10'],
+              ['currency', 'RUB'],
               ['lookup', '5'],
               ['agreement', 'AG-1001'],
             ]

@@ -110,6 +110,19 @@ describe('the files a bundle loads later are pinned', () => {
     expect((await redirect).detail.url).to.match(/\/pay\//);
   });
 
+  for (const lang of ['en', 'ru'])
+    it(`the Amount label's currency symbol (made at build time) is the one Pay writes with the browser's Intl (${lang})`, async function () {
+      this.timeout(20_000);
+      const { root } = await openEmbed({ preset: '1', lang });
+      const label = [...root.querySelectorAll('label')]
+        .map((l) => l.textContent!.trim())
+        .find((t) => /,\s*\S+$/.test(t));
+      const symbol = /,\s*(\S+)$/.exec(label ?? '')?.[1];
+      const payText = root.querySelector('button[type="submit"]')!.textContent!.trim();
+      expect(symbol, `the label ${label}`).to.equal('₽');
+      expect(payText).to.contain(symbol);
+    });
+
   it('the payment path from the relay is taken: Pay pays', async function () {
     this.timeout(20_000);
     const { widget } = await openEmbed({ lang: 'en' });
