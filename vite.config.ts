@@ -10,7 +10,8 @@
 import { compileLitTemplates } from '@lit-labs/compiler';
 import ts from 'typescript';
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import { hashedName, integrityOf } from './src/relay/assets/widget-assets.js';
 import { METHODS_RU, RU } from './src/widget/texts/ru.js';
@@ -34,7 +35,8 @@ const TEXT_FILES = {
 
 /**
  * The narrow symbols the Amount label shows for common currencies in the built-in languages, from this build's `Intl`
- * (src/widget/money.ts), under each tag that writes them alike; any other code or tag is asked of the browser's `Intl`.
+ * (src/widget/money.ts), under each tag that writes them alike (lower case); any other code or tag is asked of the
+ * browser's `Intl`.
  */
 function currencySymbols(): Record<string, Record<string, string>> {
   const of = (tag: string) =>
@@ -54,7 +56,8 @@ function currencySymbols(): Record<string, Record<string, string>> {
   return Object.fromEntries(
     Object.entries(tags).map(([lang, all]) => {
       const symbols = of(lang);
-      return [all.filter((tag) => JSON.stringify(of(tag)) === JSON.stringify(symbols)).join(' '), symbols];
+      const alike = all.filter((tag) => JSON.stringify(of(tag)) === JSON.stringify(symbols));
+      return [alike.join(' ').toLowerCase(), symbols];
     }),
   );
 }
@@ -170,6 +173,16 @@ function textFiles(): Plugin {
   };
 }
 
+/** The widget's own source files (its late modules' too): what the template plugins transform. */
+const WIDGET_SOURCE = /[\\/]src[\\/]widget[\\/](?:late[\\/])?[^\\/]+\.ts$/;
+
+/** tsconfig.json's compiler options (target, legacy decorators, class fields, module syntax), as TypeScript reads them. */
+const projectOptions = (() => {
+  const file = fileURLToPath(new URL('./tsconfig.json', import.meta.url));
+  const { config } = ts.readConfigFile(file, (path) => ts.sys.readFile(path));
+  return ts.parseJsonConfigFileContent(config, ts.sys, dirname(file)).options;
+})();
+
 /**
  * Minifies the text of the widget's `html` and `css` tagged templates (which no JS minifier touches): runs of
  * whitespace become one space and whitespace between tags goes; CSS also loses comments, the spaces around
@@ -182,7 +195,7 @@ function minifyTemplates(): Plugin {
     apply: 'build',
     enforce: 'pre',
     transform(code, id) {
-      if (!/[\\/]src[\\/]widget[\\/](?:late[\\/])?[^\\/]+\.ts$/.test(id) || !/\b(?:html|css)`/.test(code)) return null;
+      if (!WIDGET_SOURCE.test(id) || !/\b(?:html|css)`/.test(code)) return null;
       const file = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true);
       const edits: { start: number; end: number; text: string }[] = [];
       const visit = (node: ts.Node): void => {
@@ -219,16 +232,10 @@ function compiledTemplates(): Plugin {
     apply: 'build',
     enforce: 'pre',
     transform(code, id) {
-      if (!/[\\/]src[\\/]widget[\\/](?:late[\\/])?[^\\/]+\.ts$/.test(id) || !/\bhtml`/.test(code)) return null;
+      if (!WIDGET_SOURCE.test(id) || !/\bhtml`/.test(code)) return null;
       const out = ts.transpileModule(code, {
         fileName: id,
-        compilerOptions: {
-          target: ts.ScriptTarget.ES2022,
-          module: ts.ModuleKind.ESNext,
-          experimentalDecorators: true,
-          useDefineForClassFields: false,
-          verbatimModuleSyntax: true,
-        },
+        compilerOptions: { ...projectOptions, module: ts.ModuleKind.ESNext },
         transformers: { before: [compileLitTemplates()] },
       });
       return { code: out.outputText, map: null };

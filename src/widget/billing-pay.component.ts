@@ -233,6 +233,11 @@ export class BillingPay extends BillingElement {
   private fetching?: Promise<unknown>;
   private readyFired = false;
 
+  /** What a `/config` load is for: the relay and the session. */
+  private get loadKey(): string {
+    return `${this.relay} ${this.session}`;
+  }
+
   override connectedCallback(): void {
     super.connectedCallback();
     window.addEventListener('pageshow', this.onPageShow);
@@ -247,8 +252,7 @@ export class BillingPay extends BillingElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     // Another relay or session (a property the page set before the element was defined comes in here): its `/config`,
     // before a form of the old one is drawn.
-    if ((changed.has('relay') || changed.has('session')) && this.loadedFor !== `${this.relay} ${this.session}`)
-      void this.loadConfig();
+    if ((changed.has('relay') || changed.has('session')) && this.loadedFor !== this.loadKey) void this.loadConfig();
     const { locale } = this.localize.speech();
     const { values, problems } = this.entries.value;
     if (changed.has('amount')) {
@@ -284,7 +288,7 @@ export class BillingPay extends BillingElement {
   }
 
   private async loadConfig(retry = false): Promise<void> {
-    const key = (this.loadedFor = `${this.relay} ${this.session}`);
+    const key = (this.loadedFor = this.loadKey);
     this.config = null;
     this.loadFailure = null;
     if (!this.relay) {

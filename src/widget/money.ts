@@ -17,16 +17,17 @@ function currencyParts(currency: string, locale: string): Intl.NumberFormatPart[
 }
 
 /**
- * Narrow symbols of common ISO codes, keyed by the space-separated tags that write them alike (`"ru ru-RU"`), made by
- * `Intl` at build time (vite.config.ts): the first screen's Amount label then builds no `Intl.NumberFormat`, whose
- * first use costs a phone tens of milliseconds.
+ * Narrow symbols of common ISO codes, keyed by the space-separated tags that write them alike, in lower case
+ * (`"ru ru-ru"`), made by `Intl` at build time (vite.config.ts): the first screen's Amount label then builds no
+ * `Intl.NumberFormat`, whose first use costs a phone tens of milliseconds.
  */
 declare const __BP_CURRENCY_SYMBOLS__: Record<string, Record<string, string>> | undefined;
 
 function builtSymbol(currency: string, locale: string): string | undefined {
   if (typeof __BP_CURRENCY_SYMBOLS__ !== 'object') return undefined;
+  const tag = locale.toLowerCase();
   for (const [tags, symbols] of Object.entries(__BP_CURRENCY_SYMBOLS__))
-    if (tags.toLowerCase().split(' ').includes(locale.toLowerCase())) return symbols[currency];
+    if (tags.split(' ').includes(tag)) return symbols[currency];
   return undefined;
 }
 

@@ -11,22 +11,17 @@ export type ReadyState = 'loading' | 'ready' | 'failed';
  */
 export class Readiness implements ReactiveController {
   value: ReadyState = 'loading';
-  private wasReady = false;
 
   constructor(private readonly host: ReactiveControllerHost & HTMLElement) {
     host.addController(this);
   }
 
-  /** Moves to `state`; true the first time the element is ready, so its ready event fires once per element. */
-  set(state: ReadyState): boolean {
-    if (state !== this.value) {
-      this.value = state;
-      this.reflect();
-      this.host.requestUpdate();
-    }
-    const first = state === 'ready' && !this.wasReady;
-    if (first) this.wasReady = true;
-    return first;
+  /** Moves to `state`. */
+  set(state: ReadyState): void {
+    if (state === this.value) return;
+    this.value = state;
+    this.reflect();
+    this.host.requestUpdate();
   }
 
   hostConnected(): void {

@@ -83,12 +83,12 @@ describe('the files a bundle loads later are pinned', () => {
     this.timeout(20_000);
     const frame = document.createElement('iframe');
     frame.src = `/__e2e/page/embed?preset=1`;
-    const pressed = new Promise<{ state: string; redirect: Promise<CustomEvent> }>((resolve) =>
+    const pressed = new Promise<{ state: string; inEvent: boolean; redirect: Promise<CustomEvent> }>((resolve) =>
       frame.addEventListener(
         'load',
         () => {
           const widget = frame.contentDocument!.querySelector('billing-pay') as BillingPay;
-          const press = () => {
+          const press = (e?: Event) => {
             const redirect = new Promise<CustomEvent>((done) =>
               widget.addEventListener('billing-pay-redirect', (e) => (e.preventDefault(), done(e as CustomEvent)), {
                 once: true,
@@ -96,7 +96,7 @@ describe('the files a bundle loads later are pinned', () => {
             );
             // In the ready event itself: before the payment path's prefetch has begun.
             widget.shadowRoot!.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
-            resolve({ state: widget.state, redirect });
+            resolve({ state: widget.state, inEvent: e?.type === 'billing-pay-ready', redirect });
           };
           if (widget.state === 'ready') press();
           else widget.addEventListener('billing-pay-ready', press, { once: true });
@@ -105,8 +105,9 @@ describe('the files a bundle loads later are pinned', () => {
       ),
     );
     document.body.append(frame);
-    const { state, redirect } = await pressed;
+    const { state, inEvent, redirect } = await pressed;
     expect(state).to.equal('ready');
+    expect(inEvent, 'pressed in the ready event').to.be.true;
     expect((await redirect).detail.url).to.match(/\/pay\//);
   });
 
