@@ -21,20 +21,53 @@ const REGISTRY = 'globalThis[Symbol.for("billing-pay")]';
 const outputOf = (result: Awaited<ReturnType<typeof build>>) =>
   (Array.isArray(result) ? result[0]! : (result as Rollup.RollupOutput)).output;
 
-/** The modules of the page bundle (`src/widget/billing-pay.ts`), by absolute id. */
-async function bundleModules(): Promise<Set<string>> {
+/** The modules of the page bundle (`src/widget/billing-pay.ts`), by absolute id, each with the exports it keeps. */
+async function bundleModules(): Promise<Map<string, Set<string>>> {
   const output = outputOf(
     await build({ configFile: resolve(ROOT, 'vite.config.ts'), logLevel: 'silent', build: { write: false } }),
   );
   const chunk = output.find((o): o is Rollup.OutputChunk => o.type === 'chunk' && o.isEntry)!;
-  return new Set(chunk.moduleIds);
+  return new Map(chunk.moduleIds.map((id) => [id, new Set(chunk.modules[id]?.renderedExports ?? [])]));
 }
 
-/** One late module: its code, and the page bundle's modules it imports (their keys: paths from the root). */
+/**
+ * One late module, built until what it borrows settles: a module of the bundle is borrowed when the bundle keeps every
+ * name the late module takes from it; otherwise the late module carries its own copy (so the bundle keeps no code for
+ * the late module alone). Only stateless modules may be copied: `STATEFUL` are always borrowed.
+ */
 async function buildLate(
   name: string,
-  bundle: Set<string>,
-): Promise<{ code: string; shared: Record<string, string[]> }> {
+  bundle: Map<string, Set<string>>,
+): Promise<{ code: string; shared: Record<string, string[]>; copied: string[] }> {
+  const keyOf = (id: string) => relative(ROOT, id).split('\\').join('/');
+  let copied = new Set<string>();
+  for (;;) {
+    const built = await buildLateOnce(name, bundle, copied);
+    const next = new Set(
+      [...bundle]
+        .filter(([id, kept]) => {
+          const wanted = built.names.get(keyOf(id));
+          return wanted && [...wanted].some((n) => !kept.has(n)) && !STATEFUL.test(keyOf(id));
+        })
+        .map(([id]) => id),
+    );
+    if ([...next].every((id) => copied.has(id)))
+      return { code: built.code, shared: built.shared, copied: [...copied].map(keyOf).sort() };
+    copied = new Set([...copied, ...next]);
+  }
+}
+
+/**
+ * The bundle's modules whose state or identity a late module must share (a registry, a class checked by `instanceof`,
+ * a cache): never copied into a late module.
+ */
+const STATEFUL = /\/(late\/load|pay-error|formats|localize|i18n)\.ts$|^node_modules\//;
+
+async function buildLateOnce(
+  name: string,
+  bundle: Map<string, Set<string>>,
+  copied: Set<string>,
+): Promise<{ code: string; shared: Record<string, string[]>; names: Map<string, Set<string>> }> {
   const config = builtFile();
   const keyOf = (id: string) => relative(ROOT, id).split('\\').join('/');
   // The bundle's modules the output takes from the registry (asked for each import left out, as it is written).
@@ -57,13 +90,16 @@ async function buildLate(
           async resolveId(source, importer, options) {
             if (!importer) return null;
             const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
-            return resolved && bundle.has(resolved.id) ? { id: resolved.id, external: true } : null;
+            return resolved && bundle.has(resolved.id) && !copied.has(resolved.id)
+              ? { id: resolved.id, external: true }
+              : null;
           },
           // The names each late source imports from a module of the bundle: the bundle lends those alone.
           async transform(code, id) {
             for (const { from, names: imported } of importsOf(code, id)) {
               const resolved = await this.resolve(from, id);
               if (!resolved || !bundle.has(resolved.id)) continue;
+              // Names taken from any module of the bundle, copied or borrowed: the next build decides again.
               const key = keyOf(resolved.id);
               names.set(key, new Set([...(names.get(key) ?? []), ...imported]));
             }
@@ -89,6 +125,7 @@ async function buildLate(
   return {
     code: chunk.code,
     shared: Object.fromEntries([...shared].sort().map((key) => [key, [...(names.get(key) ?? [])].sort()])),
+    names,
   };
 }
 
@@ -114,11 +151,14 @@ const bundle = await bundleModules();
 const manifest: LateManifest = {};
 mkdirSync(resolve(ROOT, 'dist/late'), { recursive: true });
 for (const name of Object.keys(LATE_SOURCES)) {
-  const { code, shared } = await buildLate(name, bundle);
+  const { code, shared, copied } = await buildLate(name, bundle);
   const file = `billing-pay-${name}.js`;
   const bytes = Buffer.from(code);
   writeFileSync(resolve(ROOT, 'dist', file), bytes);
   manifest[name] = { file: hashedName(file, bytes), integrity: integrityOf(bytes), shared };
-  console.log(`dist/${file}: ${bytes.length} B; borrows ${Object.keys(shared).length} modules of the bundle`);
+  console.log(
+    `dist/${file}: ${bytes.length} B; borrows ${Object.keys(shared).length} modules of the bundle` +
+      (copied.length ? `, carries its own copy of ${copied.join(', ')}` : ''),
+  );
 }
 writeFileSync(resolve(ROOT, LATE_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);

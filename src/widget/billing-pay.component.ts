@@ -1,7 +1,6 @@
 import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { canonicalAmount } from '../eps/amount.js';
 import type { PaymentOptions } from '../eps/relay-api.js';
-import type { PaymentRequest } from '../eps/request.js';
 import type { SystemId } from '../eps/systems.js';
 import { formatAmount, parseAmountInput } from './amount-input.js';
 import { BillingElement } from './billing-element.js';
@@ -10,16 +9,17 @@ import { formFields, payLabel, type FieldsContext } from './billing-pay-fields.j
 import styles from './billing-pay.styles.js';
 import { ConfigLoader, type LoadedConfig } from './config-loader.js';
 import { emit } from './events.js';
-import { checkForm, firstProblemField, formView, PATHS_OF, withoutProblems } from './form-model.js';
-import type { FormCheck, FormInput, FormView, ValueKey } from './form-model.js';
+import type { Checkout, CheckoutPort } from './checkout.js';
+import { firstProblemField, formView, PATHS_OF, withoutProblems } from './form-model.js';
+import type { FormInput, FormView, ValueKey } from './form-model.js';
 import { LocalizeController } from './localize.js';
 import { PayError } from './pay-error.js';
-import { framedError } from './framing.js';
 import { failureText, loadFailureText, problemText, statusText } from './pay-messages.js';
 import { PayerEntries } from './payer-entries.js';
 import { loadReturn, PaymentReturn, whenIdle } from './payment-return.js';
 import { warmFormats } from './formats.js';
-import { earlierAt, PaymentSender, type SubmitState } from './payment-sender.js';
+import { loadLate } from './late/load.js';
+import type { SubmitState } from './payment-sender.js';
 
 export type { SubmitState } from './payment-sender.js';
 
@@ -138,8 +138,28 @@ export class BillingPay extends BillingElement {
   private readonly localize = new LocalizeController(this, (catalog) => catalog.pay);
   private readonly entries = new PayerEntries(this);
   private readonly loader = new ConfigLoader(this);
-  private readonly sender = new PaymentSender(this);
   private readonly returned = new PaymentReturn(this, { onLoadFailed: (failure) => this.report(failure) });
+  /** The submit chain (checkout.ts), once its late module is here. */
+  private checkout?: Checkout;
+  /** What the submit chain reads and changes of this element. */
+  private readonly port: CheckoutPort = {
+    host: this,
+    relay: () => this.relay,
+    speech: () => this.localize.speech(),
+    input: () => this.input(),
+    view: () => this.view(),
+    entries: this.entries,
+    returned: this.returned,
+    returnAddress: () => this.returnAddress(),
+    submit: () => this.submit,
+    setSubmit: (state) => {
+      this.submit = state;
+    },
+    framed: () => this.framingRefusal(),
+    report: (failure) => this.report(failure),
+    navigate: (url) => this.navigate(url),
+    focusLater: (selector) => this.focusLater(selector),
+  };
 
   /** The locale the amount text was last shown in. */
   private shownLocale?: string;
@@ -324,7 +344,7 @@ export class BillingPay extends BillingElement {
       maxAmount: loaded.config.maxAmount,
     });
     // What the next steps need, after the first screen: the payment path, the formatters, an unmarked return.
-    this.sender.prefetch();
+    this.checkoutLoaded().catch(() => {});
     whenIdle(() => loadReturn().catch(() => {}));
     this.returned.lookLater();
     whenIdle(() => warmFormats(this.localize.speech().locale));
@@ -364,17 +384,17 @@ export class BillingPay extends BillingElement {
    */
   private onInput = (e: Event) => {
     const { name, value } = e.target as HTMLInputElement;
-    const paths = PATHS_OF[name as ValueKey];
     if (e.type === 'input') {
       this.entries.set({ values: { [name]: value } });
-      if (!paths.some((p) => this.entries.value.problems[p])) return;
+      if (!PATHS_OF[name as ValueKey].some((p) => this.entries.value.problems[p])) return;
     }
-    const v = this.view();
-    // No form, no check: Chromium fires `change` at a changed field as the form is taken away (config reloading).
-    const found = v.system ? (this.checkAll(v) as Partial<FormCheck & { ok: false }>).problems : undefined;
-    const problems = withoutProblems(this.entries.value.problems, ...paths);
-    const path = paths.find((p) => found?.[p]);
-    this.entries.set({ problems: path ? { ...problems, [path]: found![path]! } : problems });
+    // At once when the submit chain is here (it loads at ready); without it (its module failed), Pay says why.
+    if (this.checkout) this.checkout.checkField(name as ValueKey);
+    else
+      this.checkoutLoaded().then(
+        (checkout) => checkout.checkField(name as ValueKey),
+        () => {},
+      );
   };
 
   private onAddComment = () => {
@@ -393,17 +413,6 @@ export class BillingPay extends BillingElement {
   private onSubmit = (e: Event) => {
     e.preventDefault();
     void this.pay();
-  };
-
-  /** "Pay again" to the duplicate question: the same request, sent knowingly. */
-  private onPayAgain = () => {
-    if (this.submit.name === 'duplicate') void this.send(this.submit.request, true);
-  };
-
-  /** "Cancel" to the duplicate question: back to the form as it was. */
-  private onCancelDuplicate = () => {
-    this.submit = IDLE;
-    void this.focusLater('button[type="submit"]');
   };
 
   /**
@@ -462,81 +471,28 @@ export class BillingPay extends BillingElement {
     return formView(this.input());
   }
 
-  /** The model's check of the whole form (form-model.ts). */
-  private checkAll(v: FormView): FormCheck {
-    const returnUrl = this.returnAddress();
-    return checkForm(v, this.input(), {
-      locale: this.localize.speech().locale,
-      returnUrl: this.returned.returnUrl(returnUrl),
-      failUrl: this.returned.failUrl(returnUrl),
-    });
+  /** The submit chain, its late module loaded once (checkout.ts). */
+  private async checkoutLoaded(): Promise<Checkout> {
+    return (this.checkout ??= new (await loadLate('pay')).Checkout(this.port));
   }
 
   /**
-   * One press of Pay, after Adyen Web's `UIElement.submit`: an invalid form shows its problems and stops; a valid one
-   * is announced (`billing-pay-submit`, cancelable) and sent (`send`).
+   * One press of Pay: the submit chain checks the form and sends it (checkout.ts). Pressed the moment the form is ready,
+   * it waits for its module; a bundle that cannot have it pinned says so and sends nothing.
    */
   private async pay(): Promise<void> {
-    const v = this.view();
-    if (this.busy || !this.config || !v.system) return;
-    // Framed by a page of another origin (clickjacking): nothing is sent.
-    if (this.framingRefusal()) {
-      this.report(framedError());
-      return;
-    }
-    this.returned.clear();
-    this.submit = { name: 'checking' };
-    const form = this.checkAll(v);
-    if (!form.ok) {
-      this.entries.set({ problems: form.problems });
-      this.report(new PayError('validation', 'validation_failed', 'The form is not valid.', { fields: form.problems }));
-      return;
-    }
-    this.entries.set({ problems: {} });
-    await this.send(form.request);
-  }
-
-  /**
-   * Sends a checked request, after `billing-pay-submit` (cancelable), and verifies the answer (`PaymentSender`); the
-   * payment page is announced (`billing-pay-redirect`, cancelable) and followed. The relay's question about the same
-   * payment sent a moment ago is put to the payer; `confirm`: their "Pay again".
-   */
-  private async send(request: PaymentRequest, confirm = false): Promise<void> {
-    // A copy: a listener reads what is sent, and cannot change it after the check.
-    if (!emit(this, 'billing-pay-submit', structuredClone(request), { cancelable: true })) {
-      this.submit = IDLE;
-      return;
-    }
-    this.submit = { name: 'sending' };
-    let sent;
-    try {
-      // Remembering the attempt needs the return module: both it and the payment path are here before anything is sent.
-      sent = await this.sender.send(this.relay, request, { confirmDuplicate: confirm, needs: this.returned.preload() });
-    } catch (error) {
-      const failure = error as PayError;
-      const at = earlierAt(failure);
-      if (at !== null) {
-        this.submit = { name: 'duplicate', request, earlierAt: at };
-        void this.focusLater('[part~="question"] .secondary');
+    if (this.busy || !this.config || !this.view().system) return;
+    let checkout = this.checkout;
+    if (!checkout) {
+      this.submit = { name: 'checking' };
+      try {
+        checkout = await this.checkoutLoaded();
+      } catch (error) {
+        this.report(new PayError('network', 'load_failed', 'The payment path could not be loaded.', { cause: error }));
         return;
       }
-      if (failure.fields) this.entries.set({ problems: { ...failure.fields } });
-      this.report(failure);
-      return;
     }
-    if (sent === null) {
-      this.submit = IDLE;
-      return;
-    }
-    const { url } = sent;
-    this.submit = { name: 'redirecting', url };
-    if (emit(this, 'billing-pay-redirect', { url }, { cancelable: true })) {
-      // Only linking a card: its test payment is cancelled, so there is no payment to tell of on the way back.
-      const { save, linkOnly } = this.entries.value;
-      const linking = this.view().linkOnly && save && linkOnly;
-      if (!linking) void this.returned.remember(request, sent.paymentId, this.returnAddress());
-      this.navigate(url);
-    } else this.submit = IDLE;
+    await checkout.pay();
   }
 
   /**
@@ -626,7 +582,8 @@ export class BillingPay extends BillingElement {
     const submit = this.submit;
     const working = submit.name === 'sending' || submit.name === 'redirecting';
     const error = failed || submit.name === 'error';
-    const status = statusText(c, this.state, submit, this.loadFailure);
+    const question = submit.name === 'duplicate' ? this.checkout!.question(submit.earlierAt) : undefined;
+    const status = question ? question.said : statusText(c, this.state, submit, this.loadFailure);
     // While sending and redirecting Pay says so (an endless CSS animation would keep axe from finishing in WebKit).
     // Pressing Pay with a pointer leaves the focus where it is: leaving a changed field checks it, and an error shown
     // above would move Pay from under the pointer between press and release, losing the click (Pay checks it all).
@@ -640,11 +597,8 @@ export class BillingPay extends BillingElement {
         <p id="status" class="status ${error ? 'error' : ''} ${submit.name === 'duplicate' ? 'question-text' : ''} ${loading ? 'hidden' : ''}" part="status" role="status">${status}</p>
         ${failed && this.relay ? html`<button part="button" type="button" @click=${this.onRetry}>${labels.retry}</button>` : nothing}
         ${
-          submit.name === 'duplicate'
-            ? html`<div class="actions" part="question" role="group" aria-labelledby="status">
-                <button part="button" type="button" @click=${this.onPayAgain}>${labels.pay_again}</button>
-                <button part="button" class="secondary" type="button" @click=${this.onCancelDuplicate}>${labels.cancel}</button>
-              </div>`
+          question
+            ? question.answers
             : failed || !v.system
               ? nothing
               : html`<button part="button" type="submit" class="pay ${loading ? 'skeleton' : ''}" ?disabled=${loading || this.busy} @mousedown=${(e: Event) => e.preventDefault()}>

@@ -1,17 +1,13 @@
 /**
  * The payment form as data, with no DOM: from the relay's `/config`, the element's attributes and what the person
- * entered, what the form shows (systems, lookup kinds, fields in order, the save / autopay / link-only switches) and,
- * on Pay, which problems it has, in the order of the fields (the first one gets the focus) — or the request to send.
+ * entered, what the form shows (systems, lookup kinds, fields in order, the save / autopay / link-only switches).
+ * Its check on Pay is form-check.ts, loaded after the first screen.
  */
-import { toMinorUnits } from '../eps/amount.js';
-import { checkRequest } from '../eps/check.js';
 import { isLookupKind, LOOKUPS, SESSION_LOOKUP_KIND, type LookupKind } from '../eps/lookup.js';
-import type { PaymentRequest } from '../eps/request.js';
 import { canSaveMethod, SYSTEMS } from '../eps/systems.js';
-import { parseAmountInput } from './amount-input.js';
 import type { OfferedSystem, PaymentOptions } from '../eps/relay-api.js';
 import type { Entries } from './payer-entries.js';
-import { buildPaymentRequest, takes } from './request.js';
+import { takes } from './request.js';
 
 /**
  * The text fields a person types into: one receipt contact (an e-mail or a phone, told apart as typed) stands for the
@@ -95,12 +91,6 @@ const PARAM_INPUTS: Record<'contact' | 'name' | 'comment', Pick<TextField, 'type
   comment: { type: 'text', autocomplete: 'off' },
 };
 
-/** The receipt contact as the system's parameters: with an `@` or a letter an e-mail, else a phone number. */
-export function contactParams(contact: string): { email: string; phone: string } {
-  const text = contact.trim();
-  return /[@\p{L}]/u.test(text) ? { email: text, phone: '' } : { email: '', phone: text };
-}
-
 const list = (text: string) => text.split(/[\s,]+/).filter(Boolean);
 
 export function formView(input: FormInput): FormView {
@@ -171,53 +161,6 @@ export function formView(input: FormInput): FormView {
     saveParams,
     fields,
   };
-}
-
-export type FormCheck = { ok: true; request: PaymentRequest } | { ok: false; problems: Record<string, string> };
-
-/**
- * The form as a request, or its problems (path → problem key) in the order of the fields, then those no field shows.
- * The amount is read in the locale's number format; the request check runs on what was read.
- */
-export function checkForm(
-  v: FormView,
-  input: FormInput,
-  o: { locale: string; returnUrl: string; failUrl?: string },
-): FormCheck {
-  const config = input.config!;
-  const amount = parseAmountInput(input.values.amount, o.locale);
-  const request = buildPaymentRequest(
-    {
-      ...input.values,
-      ...contactParams(input.values.contact),
-      system: v.system!.id,
-      // An amount the locale could not read is not checked again: the largest one allowed stands in for it, so the
-      // request check speaks only of the rest of the form.
-      amount: amount.ok ? amount.amount : config.maxAmount,
-      lookupKind: v.kind,
-      lookupValue: v.preset || input.values.lookupValue,
-      save: input.save,
-      linkOnly: input.linkOnly,
-      returnUrl: o.returnUrl,
-      failUrl: o.failUrl,
-    },
-    v,
-  );
-  const checked = checkRequest(request, {
-    maxAmount: toMinorUnits(config.maxAmount) ?? BigInt(Number.MAX_SAFE_INTEGER),
-    systems: v.systems.map((s) => s.id),
-    lookups: config.lookups,
-  });
-  const found: Record<string, string> = amount.ok ? {} : { amount: amount.problem };
-  if (!checked.ok) for (const [path, problem] of Object.entries(checked.fields)) found[path] ??= problem;
-  if (!Object.keys(found).length) return { ok: true, request };
-  return { ok: false, problems: inFieldOrder(v, found) };
-}
-
-/** Problems in the order of the fields that show them, then the rest. */
-export function inFieldOrder(v: FormView, problems: Record<string, string>): Record<string, string> {
-  const paths = [...v.fields.flatMap((f) => f.paths), ...Object.keys(problems)];
-  return Object.fromEntries(paths.filter((p) => problems[p]).map((p) => [p, problems[p]!]));
 }
 
 /** The problems no control of the form shows (a return address, a preset agreement…): the status line says them. */

@@ -6,8 +6,7 @@
 import { LOOKUPS, type LookupKind } from '../eps/lookup.js';
 import type { FormView } from './form-model.js';
 import { unshownProblems } from './form-model.js';
-import { fill, problemOf, type Texts } from './i18n.js';
-import { dateFormatOf } from './formats.js';
+import { problemOf, type Texts } from './i18n.js';
 import { errorText, type PayError } from './pay-error.js';
 import type { ReadyState } from './readiness.js';
 import type { SubmitState } from './payment-sender.js';
@@ -41,12 +40,6 @@ export function fieldLabel(t: Texts, kind: LookupKind, path: string): string {
   return path;
 }
 
-/** A time of day in the locale's words (`12:03`). */
-export function timeOf(iso: string, locale: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : dateFormatOf(locale, { hour: 'numeric', minute: '2-digit' }).format(date);
-}
-
 export interface StatusContext {
   t: Texts;
   locale: string;
@@ -54,7 +47,8 @@ export interface StatusContext {
   problems: Record<string, string>;
 }
 
-/** The live region's text in each state: progress, the question, or what went wrong with what no field shows. */
+/** The live region's text in each state: progress, or what went wrong with what no field shows (the duplicate
+ * question is the submit chain's, checkout.ts). */
 export function statusText(c: StatusContext, ready: ReadyState, submit: SubmitState, loadFailure: PayError | null) {
   const { labels } = c.t;
   if (ready === 'loading') return labels.loading;
@@ -65,8 +59,6 @@ export function statusText(c: StatusContext, ready: ReadyState, submit: SubmitSt
       return labels.sending;
     case 'redirecting':
       return labels.redirecting;
-    case 'duplicate':
-      return fill(labels.duplicate_question, { time: timeOf(submit.earlierAt, c.locale) });
     case 'error': {
       const unshown = unshownProblems(c.v, c.problems).map(
         ([path, p]) => `${fieldLabel(c.t, c.v.kind, path)}: ${problemText(c.t, c.v.kind, path, p)}`,

@@ -11,16 +11,21 @@
  * makes it another request, with a new key.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { isRecord } from '../eps/is-record.js';
+import type { PaymentAnswer } from '../eps/relay-api.js';
 import type { PaymentRequest } from '../eps/request.js';
+import { isPaymentPage } from '../eps/url.js';
 import { PayError, toPayError } from './pay-error.js';
-import { loadLate } from './late/load.js';
-import type { SentPayment } from './late/pay.late.js';
-import { newIdempotencyKey } from './relay-client.js';
+import { newIdempotencyKey, readAnswer, relayUrl, request, sleep } from './relay-client.js';
+
+/** A network failure of one attempt is retried this many times, with the same idempotency key. */
+const NETWORK_RETRIES = 1;
+const RETRY_DELAY_MS = 400;
 
 export interface SendOptions {
   /** The payer confirmed paying again after `duplicate_payment`. */
   confirmDuplicate?: boolean;
-  /** Another late module the caller needs once the payment is made: it is here, or its failure thrown, before sending. */
+  /** A late module the caller needs once the payment is made: it is here, or its failure thrown, before sending. */
   needs?: Promise<unknown>;
 }
 
@@ -60,11 +65,6 @@ export class PaymentSender implements ReactiveController {
     this.abort?.abort();
   }
 
-  /** Starts loading the payment path once the form is ready, so that Pay rarely waits for it (a failure shows at Pay). */
-  prefetch(): void {
-    loadLate('pay').catch(() => {});
-  }
-
   /**
    * The verified payment page and the payment's id, or `null` when the element was removed meanwhile; a failure throws
    * a `PayError`.
@@ -75,13 +75,7 @@ export class PaymentSender implements ReactiveController {
     const key = this.unanswered?.json === json ? this.unanswered.key : newIdempotencyKey();
     this.unanswered = undefined;
     try {
-      // Loaded after the first screen; a bundle that cannot have its pinned payment path fails here, sending nothing.
-      const [{ isSafeRedirect, postPayment }] = await Promise.all([
-        loadLate('pay').catch((error: unknown) => {
-          throw new PayError('network', 'load_failed', 'The payment path could not be loaded.', { cause: error });
-        }),
-        options.needs,
-      ]);
+      await options.needs;
       const sent = await postPayment(relay, json, key, controller.signal);
       if (!isSafeRedirect(sent.url))
         throw new PayError('relay', 'unsafe_redirect', 'The payment page address is not https.', { cause: sent.url });
@@ -99,4 +93,56 @@ export class PaymentSender implements ReactiveController {
       if (this.abort === controller) this.abort = undefined;
     }
   }
+}
+
+/** The relay's 201 as the widget uses it: the payment page, and the billing's payment id (`''` when it gave none). */
+export interface SentPayment {
+  url: string;
+  paymentId: string;
+}
+
+/**
+ * Sends one attempt of a payment (`json`: the `PaymentRequest` as the caller serialized it, once) and answers the
+ * payment page's address with the payment's id. The same `idempotencyKey` is used for the retry of a network failure, so the relay never
+ * creates the payment twice.
+ */
+export async function postPayment(
+  relay: string,
+  json: string,
+  idempotencyKey: string,
+  signal: AbortSignal,
+): Promise<SentPayment> {
+  const init = {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey, Accept: 'application/json' },
+    body: json,
+    signal,
+  };
+  let answer: Response;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      answer = await request(relayUrl(relay, 'payments'), init);
+      break;
+    } catch (error) {
+      if (attempt >= NETWORK_RETRIES || !(error instanceof PayError) || error.code !== 'network_error') throw error;
+      await sleep(RETRY_DELAY_MS, signal);
+    }
+  }
+  // A 201 without a page (`PaymentAnswer`) is a bad answer: the payment exists, but there is nowhere to send the client.
+  return readAnswer(answer, (result) => {
+    const { redirect_url: url, payment } = (isRecord(result) ? result : {}) as Partial<
+      Record<keyof PaymentAnswer, unknown>
+    >;
+    const id = isRecord(payment) ? payment.payment_id : undefined;
+    return typeof url === 'string' && url ? { url, paymentId: id === undefined ? '' : String(id) } : undefined;
+  });
+}
+
+/**
+ * Whether the widget may send the client to `url`: the model's one payment-page rule (`isPaymentPage`, which the
+ * relay applies too), judged from `page`, the address of the page the element is in (read when called, never at
+ * import): `http:` is followed only to this machine and only from a page on this machine over `http:`.
+ */
+export function isSafeRedirect(url: string, page: string = location.href): boolean {
+  return isPaymentPage(url, page);
 }

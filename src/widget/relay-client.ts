@@ -12,9 +12,6 @@ import { PayError, type PayErrorType } from './pay-error.js';
 
 /** How long one request may take before it counts as a network failure. */
 export const REQUEST_TIMEOUT_MS = 30_000;
-/** A network failure of one attempt is retried this many times, with the same idempotency key. */
-export const NETWORK_RETRIES = 1;
-export const RETRY_DELAY_MS = 400;
 
 /** `{relay}/{path}`, the relay being absolute or relative to the page. */
 export function relayUrl(relay: string, path: string): string {

@@ -1,11 +1,11 @@
 /**
- * The payment form as data (src/widget/form-model.ts), with no DOM: what `<billing-pay>` shows for its attributes and
- * the relay's `/config`, and which problems a press of Pay finds, in the order of the fields.
+ * The payment form as data (src/widget/form-model.ts, and its check, form-check.ts), with no DOM: what `<billing-pay>`
+ * shows for its attributes and the relay's `/config`, and which problems a press of Pay finds, in the order of the fields.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { checkForm } from '../../src/widget/form-check.js';
 import {
-  checkForm,
   firstProblemField,
   formView,
   NO_VALUES,

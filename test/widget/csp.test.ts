@@ -3,9 +3,9 @@
  * `strictCsp` in web-test-runner.config.js): these tests prove it is in force, then run the built bundle a page
  * loads, `dist/billing-pay.js`, through a payment with no violation, no inline style and no `eval`.
  */
-import { expect, html, oneEvent } from '@open-wc/testing';
+import { expect, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { BillingPay } from '../../src/widget/billing-pay.js';
-import { mount, pay, status, stubRelay, type RelayStub } from './helpers.js';
+import { mount, payButton, status, stubRelay, type RelayStub } from './helpers.js';
 
 const RELAY = 'http://relay.test';
 const BUNDLE = '/dist/billing-pay.js';
@@ -71,8 +71,9 @@ describe('under a strict Content-Security-Policy', () => {
       email.value = 'not-an-address';
       email.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
       await el.updateComplete;
-      await pay(el as BillingPay);
-      // The model's parameter rules run in the bundle too (src/eps/params.ts).
+      payButton(el as BillingPay).click();
+      // The model's parameter rules run in the bundle's submit chain too (src/eps/params.ts, a pinned late module).
+      await waitUntil(() => root.querySelector('[aria-invalid="true"]'), 'Pay found the problems');
       expect([...root.querySelectorAll('[aria-invalid="true"]')].map((c) => c.id)).to.deep.equal([
         'f-lookupValue',
         'f-amount',
@@ -93,14 +94,14 @@ describe('under a strict Content-Security-Policy', () => {
       await el.updateComplete;
       const redirect = oneEvent(el, 'billing-pay-redirect');
       el.addEventListener('billing-pay-redirect', (e) => e.preventDefault(), { once: true });
-      await pay(el as BillingPay);
+      payButton(el as BillingPay).click();
       await redirect;
       expect(relay.payments()[0]!.body).to.include({ amount: '1500.50' });
 
       relay.restore();
       relay = stubRelay({ payment: () => Promise.reject(new TypeError('Failed to fetch')) });
       const error = oneEvent(el, 'billing-pay-error');
-      await pay(el as BillingPay);
+      payButton(el as BillingPay).click();
       await error;
       await el.updateComplete;
       expect(status(el as BillingPay)).to.contain('Не удалось связаться');

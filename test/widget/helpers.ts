@@ -6,6 +6,7 @@ import { expect, fixture } from '@open-wc/testing';
 import sinon from 'sinon';
 import type { TemplateResult } from 'lit';
 import { BillingPay } from '../../src/widget/billing-pay.component.js';
+import { loadLate } from '../../src/widget/late/load.js';
 
 /** What the relay's `GET /config` answers when all three systems are configured. */
 export const CONFIG = {
@@ -108,6 +109,8 @@ export async function mount(template: TemplateResult): Promise<BillingPay> {
   const ready = new Promise((resolve) => document.addEventListener('billing-pay-ready', resolve, { once: true }));
   const el = await fixture<BillingPay>(template);
   await ready;
+  // The submit chain, which the element starts loading at ready: here before a person could have typed and left a field.
+  await loadLate('pay');
   await el.updateComplete;
   return el;
 }
@@ -174,6 +177,8 @@ export function payButton(el: BillingPay): HTMLButtonElement {
 
 /** Presses Pay. */
 export async function pay(el: BillingPay): Promise<void> {
+  // The submit chain loads once the form is ready; a press before then waits for it (pinned-files.test.ts).
+  await loadLate('pay');
   payButton(el).click();
   await el.updateComplete;
 }
