@@ -61,7 +61,7 @@ async function buildLate(
  * The bundle's modules whose state or identity a late module must share (a registry, a class checked by `instanceof`,
  * a cache): never copied into a late module.
  */
-const STATEFUL = /\/(late\/load|pay-error|formats|localize|i18n)\.ts$|^node_modules\//;
+const STATEFUL = /\/(late\/load|pay-error|formats|localize|i18n|texts\/catalog)\.ts$|^node_modules\//;
 
 async function buildLateOnce(
   name: string,

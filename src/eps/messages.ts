@@ -40,7 +40,8 @@ const REQUEST_PROBLEM_TEXTS_EN = {
   confirm_duplicate: 'confirm_duplicate, when given, must be true.',
 } as const;
 
-export const PROBLEM_TEXTS_EN = { ...FORM_PROBLEM_TEXTS_EN, ...REQUEST_PROBLEM_TEXTS_EN };
+// A call marked pure, not a literal of spreads (which a bundler keeps): the widget's bundle keeps none of it.
+export const PROBLEM_TEXTS_EN = /* @__PURE__ */ Object.assign({}, FORM_PROBLEM_TEXTS_EN, REQUEST_PROBLEM_TEXTS_EN);
 
 export type ProblemKey = keyof typeof PROBLEM_TEXTS_EN;
 /** The problems a form the widget sends can have. */

@@ -5,7 +5,7 @@
  * error, never shown. From the sources (tests, a bundler of the page's own) the module is imported instead.
  */
 import { PayError } from '../pay-error.js';
-import { EN, METHODS_EN } from './en.js';
+import { EN_FIRST, METHODS_EN } from './en.js';
 import type { Lang, PaymentMethodsTexts, Texts } from './types.js';
 
 /** One language's texts for both elements. */
@@ -17,12 +17,22 @@ export interface Catalog {
 /** Set by the build: each language file's name (beside the bundle) and integrity. */
 declare const __BP_TEXTS__: Record<Exclude<Lang, 'en'>, { file: string; integrity: string }>;
 
-const catalogs: Partial<Record<Lang, Catalog>> = { en: { pay: EN, methods: METHODS_EN } };
+// Until the submit chain completes it (`completeEnglish`), English has the first screen's texts alone: only those,
+// and a failed load's, are read before then.
+const catalogs: Partial<Record<Lang, Catalog>> = { en: { pay: EN_FIRST as Texts, methods: METHODS_EN } };
 const loading = new Map<Lang, Promise<Catalog>>();
 
 /** A language's texts if they are here, else `undefined` (see `loadCatalog`). */
 export function catalogOf(lang: Lang): Catalog | undefined {
   return catalogs[lang];
+}
+
+/**
+ * The whole English, with the submit chain's texts (texts/en-later.ts, in its late module): a new catalog, so every
+ * element's texts are layered again at its next update.
+ */
+export function completeEnglish(en: Texts): void {
+  catalogs.en = { pay: en, methods: METHODS_EN };
 }
 
 /** A language's texts, fetched once; a failed fetch may be tried again. */

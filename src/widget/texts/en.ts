@@ -3,10 +3,12 @@
  * problem key a form the widget sends can have, `FORM_PROBLEM_TEXTS_EN` — any other gets "correct the highlighted
  * fields") and `<billing-payment-methods>`'s (`METHODS_EN`). Their keys are those of every language.
  */
-import { FORM_PROBLEM_TEXTS_EN } from '../../eps/messages.js';
 import type { Texts } from './types.js';
 
-export const LABELS_EN = {
+export const FRAMED_EN = 'Inside another site this form does not work. Open the shop’s page directly.';
+
+/** The labels of the first screen (the submit chain's are in texts/en-later.ts). */
+export const FIRST_LABELS_EN = {
   form: 'Payment',
   system: 'Payment system',
   system_name: 'System {id}',
@@ -35,15 +37,9 @@ export const LABELS_EN = {
   redirecting: 'Opening the payment page…',
   loading: 'Loading payment options…',
   card_note: 'You pay on the payment system’s own page; card details are never entered here.',
-  return_url: 'Return address',
   error_config: 'Payment options could not be loaded.',
   error_origin: 'Payments cannot be taken on this page yet. Please tell the shop.',
-  // {time}: when the same payment was started ("12:03").
-  duplicate_question: 'You started the same payment at {time}. Pay again?',
-  pay_again: 'Pay again',
-  cancel: 'Cancel',
   retry: 'Try again',
-  other_system: 'You can also choose another payment system.',
   no_systems: 'No payment system is available.',
   result_sent_title: 'Payment sent to {system}',
   result_sent:
@@ -55,13 +51,12 @@ export const LABELS_EN = {
   another: 'Make another payment',
 };
 
-const FIX_EN = 'Please correct the highlighted fields.';
-const BUSY_EN = 'The payment service is busy. Try again {wait}.';
-const FRAMED_EN = 'Inside another site this form does not work. Open the shop’s page directly.';
-const LATE_EN = 'No answer came in time: the payment may have been made. Check before paying again.';
-
-export const EN: Texts = {
-  labels: LABELS_EN,
+/**
+ * What the first screen says, and a late module that could not be had: the rest (texts/en-later.ts) comes with the
+ * submit chain (`completeEnglish`, texts/catalog.ts).
+ */
+export const EN_FIRST = {
+  labels: FIRST_LABELS_EN,
   kinds: {
     login: 'Login',
     full_name: 'Full name',
@@ -74,40 +69,14 @@ export const EN: Texts = {
     invoice_id: 'Invoice number',
     taxpayer_number: 'Taxpayer number (INN)',
   },
-  problems: FORM_PROBLEM_TEXTS_EN,
   errors: {
-    validation_failed: FIX_EN,
-    agreement_not_found: FIX_EN,
     internal_error: 'A fault on this site stopped the payment. Try again later or contact the shop.',
-    idempotency_in_flight: 'Your payment is still being processed. Try again {wait}.',
-    idempotency_outcome_unknown:
-      'Your earlier attempt could not be confirmed: it may have been paid. Check your balance before you pay again.',
-    duplicate_payment: 'You made the same payment a moment ago. Check your balance before you pay again.',
-    rate_limited: 'Too many attempts. Try again {wait}.',
-    billing_rejected: 'The payment system did not accept this payment.',
-    billing_unavailable: BUSY_EN,
-    store_unavailable: BUSY_EN,
-    // The billing may have acted: never invite a blind second payment.
-    billing_timeout: LATE_EN,
-    timeout: LATE_EN,
-    network_error: 'The payment service could not be reached. Check the connection and try again.',
-    unsafe_redirect: 'The payment page address is not safe, so it was not opened.',
     load_failed: 'Part of the payment form could not be loaded, so nothing was sent. Reload the page and try again.',
-    framed: FRAMED_EN,
-  },
-  missing: {
-    login: 'No client with this login.',
-    full_name: 'No client with this name.',
-    agreement_number: 'No agreement with this number.',
-    accounting_code: 'No agreement with this code.',
-    email: 'No client with this e-mail.',
-    account_number: 'No account with this number.',
-    client_id: 'No client with this ID.',
-    agreement_id: 'No agreement with this ID.',
-    invoice_id: 'No invoice with this number.',
-    taxpayer_number: 'No client with this taxpayer number.',
   },
   systems: {},
+} satisfies Omit<Texts, 'labels' | 'errors' | 'problems' | 'missing'> & {
+  labels: Partial<Texts['labels']>;
+  errors: Partial<Texts['errors']>;
 };
 
 export const METHODS_EN = {

@@ -1,0 +1,72 @@
+/**
+ * The English texts of `<billing-pay>`'s submit chain (checkout.ts), which come with its late module: the duplicate
+ * question, the problem of each field, the failures of a payment, and "no agreement found" for each lookup kind.
+ */
+import { FORM_PROBLEM_TEXTS_EN } from '../../eps/messages.js';
+import { EN_FIRST, FRAMED_EN } from './en.js';
+import type { ErrorTexts, Texts } from './types.js';
+
+export const LATER_LABELS_EN = {
+  return_url: 'Return address',
+  // {time}: when the same payment was started ("12:03").
+  duplicate_question: 'You started the same payment at {time}. Pay again?',
+  pay_again: 'Pay again',
+  cancel: 'Cancel',
+  other_system: 'You can also choose another payment system.',
+};
+
+const FIX_EN = 'Please correct the highlighted fields.';
+const BUSY_EN = 'The payment service is busy. Try again {wait}.';
+const LATE_EN = 'No answer came in time: the payment may have been made. Check before paying again.';
+
+const EN_LATER = {
+  labels: LATER_LABELS_EN,
+  problems: FORM_PROBLEM_TEXTS_EN,
+  errors: {
+    validation_failed: FIX_EN,
+    agreement_not_found: FIX_EN,
+    idempotency_in_flight: 'Your payment is still being processed. Try again {wait}.',
+    idempotency_outcome_unknown:
+      'Your earlier attempt could not be confirmed: it may have been paid. Check your balance before you pay again.',
+    duplicate_payment: 'You made the same payment a moment ago. Check your balance before you pay again.',
+    rate_limited: 'Too many attempts. Try again {wait}.',
+    billing_rejected: 'The payment system did not accept this payment.',
+    billing_unavailable: BUSY_EN,
+    store_unavailable: BUSY_EN,
+    // The billing may have acted: never invite a blind second payment.
+    billing_timeout: LATE_EN,
+    timeout: LATE_EN,
+    network_error: 'The payment service could not be reached. Check the connection and try again.',
+    unsafe_redirect: 'The payment page address is not safe, so it was not opened.',
+    framed: FRAMED_EN,
+  },
+  missing: {
+    login: 'No client with this login.',
+    full_name: 'No client with this name.',
+    agreement_number: 'No agreement with this number.',
+    accounting_code: 'No agreement with this code.',
+    email: 'No client with this e-mail.',
+    account_number: 'No account with this number.',
+    client_id: 'No client with this ID.',
+    agreement_id: 'No agreement with this ID.',
+    invoice_id: 'No invoice with this number.',
+    taxpayer_number: 'No client with this taxpayer number.',
+  },
+} satisfies Pick<Texts, 'problems' | 'missing'> & {
+  labels: typeof LATER_LABELS_EN;
+  errors: Omit<ErrorTexts, 'load_failed' | 'internal_error'>;
+};
+
+/** The whole English of `<billing-pay>`: the first screen's, then the submit chain's. */
+export const EN: Texts = /* @__PURE__ */ whole();
+
+// A call marked pure, not a literal of spreads: a bundle that takes only the first screen's texts drops it all.
+function whole(): Texts {
+  return {
+    ...EN_FIRST,
+    labels: { ...EN_FIRST.labels, ...LATER_LABELS_EN },
+    errors: { ...EN_LATER.errors, ...EN_FIRST.errors },
+    problems: EN_LATER.problems,
+    missing: EN_LATER.missing,
+  };
+}
