@@ -111,6 +111,40 @@ describe('the files a bundle loads later are pinned', () => {
     expect((await redirect).detail.url).to.match(/\/pay\//);
   });
 
+  it('a field left the moment the form is ready is checked once the submit chain is here, checked', async function () {
+    this.timeout(20_000);
+    const frame = document.createElement('iframe');
+    frame.src = `/__e2e/page/embed`;
+    const left = new Promise<{ widget: BillingPay; inEvent: boolean }>((resolve) =>
+      frame.addEventListener(
+        'load',
+        () => {
+          const widget = frame.contentDocument!.querySelector('billing-pay') as BillingPay;
+          const leave = (e?: Event) => {
+            // In the ready event itself: the submit chain has not begun to load.
+            const amount = widget.shadowRoot!.querySelector<HTMLInputElement>('#f-amount')!;
+            amount.value = '15.555';
+            for (const type of ['input', 'change']) amount.dispatchEvent(new Event(type, { bubbles: true }));
+            resolve({ widget, inEvent: e?.type === 'billing-pay-ready' });
+          };
+          if (widget.state === 'ready') leave();
+          else widget.addEventListener('billing-pay-ready', leave, { once: true });
+        },
+        { once: true },
+      ),
+    );
+    document.body.append(frame);
+    const { widget, inEvent } = await left;
+    expect(inEvent, 'left in the ready event').to.be.true;
+    const amount = () => widget.shadowRoot!.querySelector('#f-amount')!;
+    await waitUntil(() => amount().getAttribute('aria-invalid') === 'true', 'the field was never checked', {
+      timeout: 8_000,
+    });
+    expect(widget.shadowRoot!.querySelector('#f-amount-error')?.textContent).to.equal(
+      'An amount has at most two decimals.',
+    );
+  });
+
   for (const lang of ['en', 'ru'])
     it(`the Amount label's currency symbol (made at build time) is the one Pay writes with the browser's Intl (${lang})`, async function () {
       this.timeout(20_000);
