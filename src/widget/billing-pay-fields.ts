@@ -6,12 +6,10 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { LOOKUPS } from '../eps/lookup.js';
 import type { SystemId } from '../eps/systems.js';
-import { linkHref } from '../eps/url.js';
 import { parseAmountInput } from './amount-input.js';
 import type { FormView, TextField, ValueKey } from './form-model.js';
 import { PATHS_OF } from './form-model.js';
 import { fill, type Texts } from './i18n.js';
-import { DAYS, numberFormatOf } from './formats.js';
 import { currencySymbol, formatMoney } from './money.js';
 import { problemText } from './pay-messages.js';
 
@@ -30,6 +28,8 @@ export interface FieldsContext {
   currency: string;
   /** The autopayment disclosure: N of `/config`, and the attributes `methods-url` and `autopay-terms-url`. */
   autopay: { days: number; methods: string; terms: string };
+  /** Writes the autopayment disclosure: it comes with the submit chain (autopay-disclosure.ts), loaded at ready. */
+  disclosure?: (c: FieldsContext) => TemplateResult;
   on: Record<'input' | 'system' | 'kind' | 'save' | 'linkOnly' | 'addComment', (e: Event) => void>;
 }
 
@@ -163,22 +163,6 @@ function checkbox(
 }
 
 /**
- * What autopayments charge, when (N of `/config`, in the locale's words: "1 day", "2 дня") and how to switch them off:
- * on the merchant's `methods-url`, else through the shop; then the merchant's terms. Links go where any link goes, the
- * whole page when the widget is in a frame (as the payment page does); the form's values survive Back.
- */
-function disclosure(c: FieldsContext): TemplateResult {
-  const { labels } = c.t;
-  // An address that is not http(s) (`javascript:`…) gives no link.
-  const [methods, terms] = [c.autopay.methods, c.autopay.terms].map((url) => linkHref(url, document.baseURI));
-  const link = (href: string, text: string) => html`<a part="link" href=${href} target="_top">${text}</a>`;
-  const [before, after] = labels.autopay_off.split('{link}');
-  return html`${fill(labels.autopay_hint, { days: numberFormatOf(c.locale, DAYS).format(c.autopay.days) })}
-  ${methods ? html`${before}${link(methods, labels.autopay_methods)}${after}` : labels.autopay_ask}
-  ${terms ? link(terms, labels.autopay_terms) : nothing}`;
-}
-
-/**
  * "Save payment method", and under it "Connect autopayments" (always on) with the autopayment disclosure, which
  * describes both boxes, and "Only link the card".
  */
@@ -190,11 +174,12 @@ function save(c: FieldsContext): TemplateResult | typeof nothing {
     return html`<div class="check reserved" aria-hidden="true"><input type="checkbox" part="checkbox" disabled tabindex="-1" /><label part="label">${t.labels.save}</label></div>`;
   const paths = v.saveParams.map((f) => `eps_params.${f}`);
   const problem = paths.some((p) => c.problems[p]);
+  const hint = c.save ? c.disclosure?.(c) : undefined;
   return html`<div class="field" part="field">
-    ${checkbox('f-save', t.labels.save, c.save, c.on.save, undefined, problem ? 'f-save-error' : '', c.save ? 'f-autopay-hint' : '')}
+    ${checkbox('f-save', t.labels.save, c.save, c.on.save, undefined, problem ? 'f-save-error' : '', c.save && hint ? 'f-autopay-hint' : '')}
     ${
       c.save
-        ? html`${checkbox('f-autopay', t.labels.autopay, true, undefined, disclosure(c))}
+        ? html`${checkbox('f-autopay', t.labels.autopay, true, undefined, hint)}
         ${v.linkOnly ? checkbox('f-link-only', t.labels.link_only, c.linkOnly, c.on.linkOnly, t.labels.link_only_hint) : nothing}`
         : nothing
     }

@@ -473,7 +473,12 @@ export class BillingPay extends BillingElement {
 
   /** The submit chain, its late module loaded once (checkout.ts). */
   private async checkoutLoaded(): Promise<Checkout> {
-    return (this.checkout ??= new (await loadLate('pay')).Checkout(this.port));
+    if (!this.checkout) {
+      this.checkout = new (await loadLate('pay')).Checkout(this.port);
+      // It brings the autopayment disclosure and its English.
+      this.requestUpdate();
+    }
+    return this.checkout;
   }
 
   /**
@@ -567,6 +572,7 @@ export class BillingPay extends BillingElement {
         methods: this.methodsUrl,
         terms: this.autopayTermsUrl,
       },
+      disclosure: this.checkout?.disclosure,
       on: {
         input: this.onInput,
         system: this.onSystem,

@@ -5,6 +5,7 @@ import styles from './billing-payment-methods.styles.js';
 import { emit } from './events.js';
 import { fill, type PaymentMethodsTexts, type Texts } from './i18n.js';
 import { LocalizeController } from './localize.js';
+import { METHODS_EN } from './texts/en-methods.js';
 import { framedError } from './framing.js';
 import { errorText, toPayError, type PayError } from './pay-error.js';
 import type { ReadyState } from './readiness.js';
@@ -85,7 +86,8 @@ export class BillingPaymentMethods extends BillingElement {
 
   private readonly localize = new LocalizeController(this, (catalog): PaymentMethodsSpeech => ({
     labels: catalog.pay.labels,
-    methods: catalog.methods,
+    // English is this element's own (a language file carries both elements' texts).
+    methods: catalog.methods ?? METHODS_EN,
   }));
 
   /** Aborts the request in flight (the list or a disable), when the element is removed for one. */

@@ -5,6 +5,7 @@
  */
 import { html, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { PaymentRequest } from '../eps/request.js';
+import { disclosure } from './autopay-disclosure.js';
 import { emit } from './events.js';
 import { checkForm, type FormCheck } from './form-check.js';
 import { withoutProblems, PATHS_OF, type FormInput, type FormView, type ValueKey } from './form-model.js';
@@ -47,6 +48,8 @@ export interface CheckoutPort {
 
 export class Checkout {
   private readonly sender: PaymentSender;
+  /** The autopayment disclosure (autopay-disclosure.ts). */
+  readonly disclosure = disclosure;
 
   constructor(private readonly port: CheckoutPort) {
     this.sender = new PaymentSender(port.host);

@@ -6,7 +6,7 @@
  */
 import type { LookupKey } from '../eps/lookup.js';
 import { EN } from './texts/en-later.js';
-import { METHODS_EN } from './texts/en.js';
+import { METHODS_EN } from './texts/en-methods.js';
 import { METHODS_RU, RU } from './texts/ru.js';
 import type { Lang, PaymentMethodsTexts, Speech, Texts, TextOverrides, TextsOption } from './texts/types.js';
 

@@ -5,13 +5,14 @@
  * error, never shown. From the sources (tests, a bundler of the page's own) the module is imported instead.
  */
 import { PayError } from '../pay-error.js';
-import { EN_FIRST, METHODS_EN } from './en.js';
+import { EN_FIRST } from './en.js';
 import type { Lang, PaymentMethodsTexts, Texts } from './types.js';
 
 /** One language's texts for both elements. */
 export interface Catalog {
   pay: Texts;
-  methods: PaymentMethodsTexts;
+  /** In a language file; English's are in `<billing-payment-methods>` itself (`METHODS_EN`), not in every bundle. */
+  methods?: PaymentMethodsTexts;
 }
 
 /** Set by the build: each language file's name (beside the bundle) and integrity. */
@@ -19,7 +20,7 @@ declare const __BP_TEXTS__: Record<Exclude<Lang, 'en'>, { file: string; integrit
 
 // Until the submit chain completes it (`completeEnglish`), English has the first screen's texts alone: only those,
 // and a failed load's, are read before then.
-const catalogs: Partial<Record<Lang, Catalog>> = { en: { pay: EN_FIRST as Texts, methods: METHODS_EN } };
+const catalogs: Partial<Record<Lang, Catalog>> = { en: { pay: EN_FIRST as Texts } };
 const loading = new Map<Lang, Promise<Catalog>>();
 
 /** A language's texts if they are here, else `undefined` (see `loadCatalog`). */
@@ -32,7 +33,7 @@ export function catalogOf(lang: Lang): Catalog | undefined {
  * element's texts are layered again at its next update.
  */
 export function completeEnglish(en: Texts): void {
-  catalogs.en = { pay: en, methods: METHODS_EN };
+  catalogs.en = { pay: en };
 }
 
 /** A language's texts, fetched once; a failed fetch may be tried again. */

@@ -3,10 +3,17 @@
  * question, the problem of each field, the failures of a payment, and "no agreement found" for each lookup kind.
  */
 import { FORM_PROBLEM_TEXTS_EN } from '../../eps/messages.js';
-import { EN_FIRST, FRAMED_EN } from './en.js';
+import { EN_FIRST } from './en.js';
 import type { ErrorTexts, Texts } from './types.js';
 
 export const LATER_LABELS_EN = {
+  // The autopayment disclosure: {days} is N of /config ("1 day"); {link} is where `methods-url`'s link goes.
+  autopay_hint:
+    'Autopayments will charge the agreement’s recommended payment: {days} before each new period, when a subscription is blocked for non-payment, and every hour at :30 while the balance is negative or a subscription awaits activation.',
+  autopay_off: 'You can switch them off at any time on {link}.',
+  autopay_methods: 'your payment methods page',
+  autopay_ask: 'To switch them off, contact the shop.',
+  autopay_terms: 'Autopayment terms',
   return_url: 'Return address',
   // {time}: when the same payment was started ("12:03").
   duplicate_question: 'You started the same payment at {time}. Pay again?',
@@ -15,6 +22,7 @@ export const LATER_LABELS_EN = {
   other_system: 'You can also choose another payment system.',
 };
 
+export const FRAMED_EN = 'Inside another site this form does not work. Open the shop’s page directly.';
 const FIX_EN = 'Please correct the highlighted fields.';
 const BUSY_EN = 'The payment service is busy. Try again {wait}.';
 const LATE_EN = 'No answer came in time: the payment may have been made. Check before paying again.';

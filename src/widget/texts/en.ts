@@ -1,11 +1,9 @@
 /**
- * The widget's English texts: `<billing-pay>`'s (`EN`: every label, status and error, every lookup kind and every
- * problem key a form the widget sends can have, `FORM_PROBLEM_TEXTS_EN` — any other gets "correct the highlighted
- * fields") and `<billing-payment-methods>`'s (`METHODS_EN`). Their keys are those of every language.
+ * `<billing-pay>`'s English texts of the first screen (`EN_FIRST`); the submit chain brings the rest (texts/en-later.ts,
+ * where `EN` is the whole), and `<billing-payment-methods>` its own (texts/en-methods.ts). Their keys are those of
+ * every language.
  */
 import type { Texts } from './types.js';
-
-export const FRAMED_EN = 'Inside another site this form does not work. Open the shop’s page directly.';
 
 /** The labels of the first screen (the submit chain's are in texts/en-later.ts). */
 export const FIRST_LABELS_EN = {
@@ -22,13 +20,6 @@ export const FIRST_LABELS_EN = {
   optional: 'optional',
   save: 'Save payment method',
   autopay: 'Connect autopayments',
-  // The autopayment disclosure: {days} is N of /config ("1 day"); {link} is where `methods-url`'s link goes.
-  autopay_hint:
-    'Autopayments will charge the agreement’s recommended payment: {days} before each new period, when a subscription is blocked for non-payment, and every hour at :30 while the balance is negative or a subscription awaits activation.',
-  autopay_off: 'You can switch them off at any time on {link}.',
-  autopay_methods: 'your payment methods page',
-  autopay_ask: 'To switch them off, contact the shop.',
-  autopay_terms: 'Autopayment terms',
   link_only: 'Only link the card (no charge)',
   link_only_hint: 'A test payment is made and then cancelled.',
   pay: 'Pay',
@@ -77,31 +68,4 @@ export const EN_FIRST = {
 } satisfies Omit<Texts, 'labels' | 'errors' | 'problems' | 'missing'> & {
   labels: Partial<Texts['labels']>;
   errors: Partial<Texts['errors']>;
-};
-
-export const METHODS_EN = {
-  list: 'Saved payment methods',
-  loading: 'Loading saved payment methods…',
-  empty: 'No saved payment methods.',
-  method: 'Payment method {id}',
-  bank_card: 'Bank card',
-  autopay_on: 'Autopayment on',
-  autopay_off: 'Autopayment off',
-  disable: 'Disable autopayment',
-  disable_for: 'Disable autopayment for {title}',
-  question:
-    'Disable autopayment with {title}? The method is no longer saved; to pay automatically again, save it with your next payment.',
-  confirm: 'Disable',
-  keep: 'Keep',
-  keep_for: 'Keep autopayment for {title}',
-  disabling: 'Disabling autopayment…',
-  disabled: 'Autopayment with {title} is disabled.',
-  retry: 'Try again',
-  error_session: 'Your session has expired; reload the page.',
-  error_load: 'Saved payment methods could not be loaded.',
-  error_disable: 'The autopayment could not be disabled. Try again later.',
-  error_gone: 'This payment method is no longer saved.',
-  error_network: 'The payment service could not be reached. Check the connection and try again.',
-  error_timeout: 'The payment service did not answer in time. Try again.',
-  error_framed: FRAMED_EN,
 };

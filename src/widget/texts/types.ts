@@ -5,7 +5,8 @@ import type { FormProblemKey } from '../../eps/messages.js';
 import type { SystemId } from '../../eps/systems.js';
 import type { FaultCode, WidgetErrorCode } from '../pay-error.js';
 import type { LATER_LABELS_EN } from './en-later.js';
-import type { FIRST_LABELS_EN, METHODS_EN } from './en.js';
+import type { FIRST_LABELS_EN } from './en.js';
+import type { METHODS_EN } from './en-methods.js';
 
 export type Lang = 'en' | 'ru';
 
