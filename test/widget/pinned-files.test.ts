@@ -111,7 +111,7 @@ describe('the files a bundle loads later are pinned', () => {
     expect((await redirect).detail.url).to.match(/\/pay\//);
   });
 
-  it('a field left the moment the form is ready is checked once the submit chain is here, checked', async function () {
+  it('a field left and Save checked the moment the form is ready: checked and disclosed once the submit chain is here', async function () {
     this.timeout(20_000);
     const frame = document.createElement('iframe');
     frame.src = `/__e2e/page/embed`;
@@ -125,6 +125,7 @@ describe('the files a bundle loads later are pinned', () => {
             const amount = widget.shadowRoot!.querySelector<HTMLInputElement>('#f-amount')!;
             amount.value = '15.555';
             for (const type of ['input', 'change']) amount.dispatchEvent(new Event(type, { bubbles: true }));
+            widget.shadowRoot!.querySelector<HTMLInputElement>('#f-save')!.click();
             resolve({ widget, inEvent: e?.type === 'billing-pay-ready' });
           };
           if (widget.state === 'ready') leave();
@@ -143,6 +144,10 @@ describe('the files a bundle loads later are pinned', () => {
     expect(widget.shadowRoot!.querySelector('#f-amount-error')?.textContent).to.equal(
       'An amount has at most two decimals.',
     );
+    // The autopayment disclosure comes with the submit chain, and describes both boxes.
+    await waitUntil(() => widget.shadowRoot!.querySelector('#f-autopay-hint'), 'no disclosure', { timeout: 8_000 });
+    expect(widget.shadowRoot!.querySelector('#f-autopay-hint')!.textContent).to.match(/Autopayments will charge/);
+    expect(widget.shadowRoot!.querySelector('#f-save')!.getAttribute('aria-describedby')).to.include('f-autopay-hint');
   });
 
   for (const lang of ['en', 'ru'])
