@@ -17,6 +17,14 @@ import { builtFile, LATE_MANIFEST, type LateManifest } from '../vite.config.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const REGISTRY = 'globalThis[Symbol.for("billing-pay")]';
+/** A module's key: its path from the root. */
+const keyOf = (id: string) => relative(ROOT, id).split('\\').join('/');
+
+/**
+ * The bundle's modules a late module may carry a copy of: the shared model and the widget's stateless helpers and
+ * English texts (no class checked by `instanceof`, no cache, no registry). Any other is always borrowed.
+ */
+const COPYABLE = /^src\/eps\/|^src\/widget\/(request|framing|texts\/en[\w-]*)\.ts$/;
 
 const outputOf = (result: Awaited<ReturnType<typeof build>>) =>
   (Array.isArray(result) ? result[0]! : (result as Rollup.RollupOutput)).output;
@@ -32,14 +40,13 @@ async function bundleModules(): Promise<Map<string, Set<string>>> {
 
 /**
  * One late module, built until what it borrows settles: a module of the bundle is borrowed when the bundle keeps every
- * name the late module takes from it; otherwise the late module carries its own copy (so the bundle keeps no code for
- * the late module alone). Only stateless modules may be copied: `STATEFUL` are always borrowed.
+ * name the late module takes from it; otherwise the late module carries its own copy where that is safe (`COPYABLE`),
+ * so the bundle keeps no code for the late module alone.
  */
 async function buildLate(
   name: string,
   bundle: Map<string, Set<string>>,
 ): Promise<{ code: string; shared: Record<string, string[]>; copied: string[] }> {
-  const keyOf = (id: string) => relative(ROOT, id).split('\\').join('/');
   let copied = new Set<string>();
   for (;;) {
     const built = await buildLateOnce(name, bundle, copied);
@@ -47,7 +54,7 @@ async function buildLate(
       [...bundle]
         .filter(([id, kept]) => {
           const wanted = built.names.get(keyOf(id));
-          return wanted && [...wanted].some((n) => !kept.has(n)) && !STATEFUL.test(keyOf(id));
+          return wanted && [...wanted].some((n) => !kept.has(n)) && COPYABLE.test(keyOf(id));
         })
         .map(([id]) => id),
     );
@@ -57,19 +64,12 @@ async function buildLate(
   }
 }
 
-/**
- * The bundle's modules whose state or identity a late module must share (a registry, a class checked by `instanceof`,
- * a cache): never copied into a late module.
- */
-const STATEFUL = /\/(late\/load|pay-error|formats|localize|i18n|texts\/catalog)\.ts$|^node_modules\//;
-
 async function buildLateOnce(
   name: string,
   bundle: Map<string, Set<string>>,
   copied: Set<string>,
 ): Promise<{ code: string; shared: Record<string, string[]>; names: Map<string, Set<string>> }> {
   const config = builtFile();
-  const keyOf = (id: string) => relative(ROOT, id).split('\\').join('/');
   // The bundle's modules the output takes from the registry (asked for each import left out, as it is written).
   const shared = new Set<string>();
   const names = new Map<string, Set<string>>();
@@ -129,10 +129,25 @@ async function buildLateOnce(
   };
 }
 
-/** The value imports of a TypeScript source: from where, which names (`import type` and type-only names left out). */
+/**
+ * The values a TypeScript source takes from other modules, by import or by `export … from` (`import type` and
+ * type-only names left out): from where, which names.
+ */
 function importsOf(code: string, id: string): { from: string; names: string[] }[] {
   const file = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, false);
   return file.statements.flatMap((statement) => {
+    if (
+      ts.isExportDeclaration(statement) &&
+      statement.moduleSpecifier &&
+      ts.isStringLiteral(statement.moduleSpecifier)
+    ) {
+      const clause = statement.exportClause;
+      if (statement.isTypeOnly) return [];
+      if (!clause || !ts.isNamedExports(clause))
+        throw new Error(`${id}: a late module re-exports names, not a whole module (${statement.getText(file)})`);
+      const names = clause.elements.filter((e) => !e.isTypeOnly).map((e) => (e.propertyName ?? e.name).text);
+      return names.length ? [{ from: statement.moduleSpecifier.text, names }] : [];
+    }
     if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) return [];
     const clause = statement.importClause;
     if (!clause || clause.isTypeOnly) return [];

@@ -139,8 +139,9 @@ export class BillingPay extends BillingElement {
   private readonly entries = new PayerEntries(this);
   private readonly loader = new ConfigLoader(this);
   private readonly returned = new PaymentReturn(this, { onLoadFailed: (failure) => this.report(failure) });
-  /** The submit chain (checkout.ts), once its late module is here. */
+  /** The submit chain (checkout.ts), once its late module is here; one per element (it holds an unanswered key). */
   private checkout?: Checkout;
+  private checkoutPending?: Promise<Checkout>;
   /** What the submit chain reads and changes of this element. */
   private readonly port: CheckoutPort = {
     host: this,
@@ -343,7 +344,7 @@ export class BillingPay extends BillingElement {
       lookups: kinds,
       maxAmount: loaded.config.maxAmount,
     });
-    // What the next steps need, after the first screen: the payment path, the formatters, an unmarked return.
+    // What the next steps need, after the first screen: the submit chain, the formatters, an unmarked return.
     this.checkoutLoaded().catch(() => {});
     whenIdle(() => loadReturn().catch(() => {}));
     this.returned.lookLater();
@@ -388,7 +389,7 @@ export class BillingPay extends BillingElement {
       this.entries.set({ values: { [name]: value } });
       if (!PATHS_OF[name as ValueKey].some((p) => this.entries.value.problems[p])) return;
     }
-    // At once when the submit chain is here (it loads at ready); without it (its module failed), Pay says why.
+    // At once when the submit chain is here (it loads at ready), else when it arrives (should it fail, Pay says so).
     if (this.checkout) this.checkout.checkField(name as ValueKey);
     else
       this.checkoutLoaded().then(
@@ -471,33 +472,47 @@ export class BillingPay extends BillingElement {
     return formView(this.input());
   }
 
-  /** The submit chain, its late module loaded once (checkout.ts). */
-  private async checkoutLoaded(): Promise<Checkout> {
-    if (!this.checkout) {
-      this.checkout = new (await loadLate('pay')).Checkout(this.port);
-      // It brings the autopayment disclosure and its English.
-      this.requestUpdate();
-    }
-    return this.checkout;
+  /** The submit chain, made once whoever asks first (checkout.ts); a failed load may be asked for again. */
+  private checkoutLoaded(): Promise<Checkout> {
+    this.checkoutPending ??= loadLate('pay').then(
+      ({ Checkout }) => {
+        this.checkout = new Checkout(this.port);
+        // It brings the autopayment disclosure and its English.
+        this.requestUpdate();
+        return this.checkout;
+      },
+      (error: unknown) => {
+        this.checkoutPending = undefined;
+        throw error;
+      },
+    );
+    return this.checkoutPending;
   }
 
   /**
-   * One press of Pay: the submit chain checks the form and sends it (checkout.ts). Pressed the moment the form is ready,
-   * it waits for its module; a bundle that cannot have it pinned says so and sends nothing.
+   * One press of Pay: the submit chain checks the form and sends it (checkout.ts). Pressed before it is here, Pay waits
+   * for it (a bundle that cannot have it pinned says so and sends nothing); then the press counts only if the form is
+   * still there, the element still in the page, and no method is saved without the disclosure having been shown.
    */
   private async pay(): Promise<void> {
     if (this.busy || !this.config || !this.view().system) return;
-    let checkout = this.checkout;
-    if (!checkout) {
+    if (!this.checkout) {
       this.submit = { name: 'checking' };
+      const undisclosed = this.entries.value.save && this.view().canSave;
       try {
-        checkout = await this.checkoutLoaded();
+        await this.checkoutLoaded();
       } catch (error) {
-        this.report(new PayError('network', 'load_failed', 'The payment path could not be loaded.', { cause: error }));
+        this.report(new PayError('network', 'load_failed', 'The submit chain could not be loaded.', { cause: error }));
+        return;
+      }
+      if (!this.isConnected || !this.config || undisclosed) {
+        this.submit = IDLE;
+        // The disclosure is shown now, under "Save payment method", which it describes: the next press consents.
+        if (undisclosed) void this.focusLater('#f-save');
         return;
       }
     }
-    await checkout.pay();
+    await this.checkout!.pay();
   }
 
   /**
@@ -516,21 +531,24 @@ export class BillingPay extends BillingElement {
       );
     const message = loading ? loadFailureText(t, failure) : failureText(t, locale, failure, v.systems.length > 1);
     const { problems } = this.entries.value;
-    const fields = failure.fields
-      ? Object.fromEntries(
-          Object.keys(failure.fields).map((path) => [
-            path,
-            problemText(t, v.kind, path, problems[path] ?? failure.fields![path]!),
-          ]),
-        )
-      : undefined;
+    // Fields come with a refused payment, never with `/config` (the problems' texts come with the submit chain).
+    const fields =
+      failure.fields && !loading
+        ? Object.fromEntries(
+            Object.keys(failure.fields).map((path) => [
+              path,
+              problemText(t, v.kind, path, problems[path] ?? failure.fields![path]!),
+            ]),
+          )
+        : undefined;
     emit(this, 'billing-pay-error', { code: failure.code, message, ...(fields && { fields }) });
     // A repeated "Try again" took its button away while it loaded: give the focus back to the new one.
     if (loading && this.loader.failures < 2) return;
     const first = failure.fields && firstProblemField(v, failure.fields);
     void this.updateComplete.then(() => {
       const root = this.renderRoot as ShadowRoot;
-      (first ? root.getElementById(first) : root.activeElement ? null : root.querySelector('button'))?.focus();
+      const button = root.querySelector<HTMLElement>('button[type="submit"]') ?? root.querySelector('button');
+      (first ? root.getElementById(first) : root.activeElement ? null : button)?.focus();
     });
   }
 
@@ -598,7 +616,7 @@ export class BillingPay extends BillingElement {
       ${
         result
           ? result.screen
-          : html`<form class="stack" part="form" lang=${locale} novalidate aria-label=${labels.form} aria-busy=${loading || working ? 'true' : 'false'} @submit=${this.onSubmit}>
+          : html`<form class="stack" part="form" lang=${locale} novalidate aria-label=${labels.form} aria-busy=${loading || working || submit.name === 'checking' ? 'true' : 'false'} @submit=${this.onSubmit}>
         ${failed || !v.system ? nothing : html`<div class="fields stack ${loading ? 'skeleton' : ''}" ?inert=${loading || this.busy}>${formFields(c)}</div>`}
         <p id="status" class="status ${error ? 'error' : ''} ${submit.name === 'duplicate' ? 'question-text' : ''} ${loading ? 'hidden' : ''}" part="status" role="status">${status}</p>
         ${failed && this.relay ? html`<button part="button" type="button" @click=${this.onRetry}>${labels.retry}</button>` : nothing}

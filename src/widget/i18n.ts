@@ -5,7 +5,7 @@
  * any text, or add a language, without a fork: see `TextOverrides` and `layerTexts`.
  */
 import type { LookupKey } from '../eps/lookup.js';
-import { EN } from './texts/en-later.js';
+import { EN } from './texts/en-checkout.js';
 import { METHODS_EN } from './texts/en-methods.js';
 import { METHODS_RU, RU } from './texts/ru.js';
 import type { Lang, PaymentMethodsTexts, Speech, Texts, TextOverrides, TextsOption } from './texts/types.js';

@@ -6,7 +6,7 @@ import { expect } from '@open-wc/testing';
 import sinon from 'sinon';
 import { duplicateOf, PayError } from '../../src/widget/pay-error.js';
 import { PaymentSender } from '../../src/widget/payment-sender.js';
-import { postPayment } from '../../src/widget/late/pay.late.js';
+import { postPayment } from '../../src/widget/payment-sender.js';
 import type { PaymentRequest } from '../../src/eps/request.js';
 import { e2e, json } from './helpers.js';
 

@@ -54,7 +54,8 @@ export async function startE2eStack(pageOrigins: string[]) {
     createLogger('silent'),
   );
 
-  const tampering = await startTamperingProxy(relay.url);
+  const tampering = await startFileProxy(relay.url, 'tampered');
+  const slow = await startFileProxy(relay.url, 'slow');
   const processRelay = new ProcessRelay(sandbox, pageOrigins);
   /** Relays a test started with a `.env` of its own (`merchant-relay`). */
   const merchantRelays: Relay[] = [];
@@ -167,7 +168,8 @@ export async function startE2eStack(pageOrigins: string[]) {
      * A merchant's page with the embed as the docs write it: the built bundle from the relay, with its integrity, and
      * the hints (`?hints=no-crossorigin`: the preload without `crossorigin`, as a page may get it wrong). `?lang=ru`:
      * a page in Russian; `?files=tampered`: the bundle (intact) from a server that alters every file the bundle loads
-     * later, as a compromised server or cache would.
+     * later, as a compromised server or cache would; `?files=slow`: from one that holds the submit chain's module back
+     * for `SLOW_LATE_MS`.
      */
     embed: async (q) => {
       // `?relay=foreign`: the bundle and /config of a relay whose ALLOWED_ORIGINS does not name this page.
@@ -175,7 +177,7 @@ export async function startE2eStack(pageOrigins: string[]) {
       const bundles = (await (await fetch(`${from.url}/bundles.json`)).json()) as Record<string, EmbedBundle>;
       const bundle = bundles['billing-pay.js'];
       if (!bundle) throw new Error('the relay serves no billing-pay.js: run `npm run build` first');
-      const files = q.get('files') === 'tampered' ? tampering.url : from.url;
+      const files = q.get('files') === 'tampered' ? tampering.url : q.get('files') === 'slow' ? slow.url : from.url;
       let hints = relayHints(from.url);
       if (q.get('hints') === 'no-crossorigin') hints = hints.replace(/( as="fetch") crossorigin /, '$1 ');
       const head = `${hints}\n${scriptHtml(files, bundle)}`;
@@ -266,6 +268,7 @@ export async function startE2eStack(pageOrigins: string[]) {
       await processRelay.close();
       await foreignRelay.close();
       tampering.close();
+      slow.close();
       await relay.close();
       await sandbox.close();
     },
@@ -276,14 +279,20 @@ export async function startE2eStack(pageOrigins: string[]) {
  * A server in front of the relay that passes on the page bundles as they are and adds a space before every other
  * file (the texts and modules a bundle loads later): the bundle's pins must refuse them.
  */
-async function startTamperingProxy(relay: string) {
+/** How long `?files=slow` holds the submit chain's module back: a payer's press fits well before it arrives. */
+export const SLOW_LATE_MS = 1_500;
+
+/** The relay's files through a proxy that alters every file the bundle loads later, or holds the submit chain back. */
+async function startFileProxy(relay: string, mode: 'tampered' | 'slow') {
   const server = createServer(async (request, response) => {
+    if (mode === 'slow' && /^\/billing-pay-pay\.[0-9a-f]{10}\.js$/.test(request.url ?? ''))
+      await new Promise((resolve) => setTimeout(resolve, SLOW_LATE_MS));
     const answer = await fetch(`${relay}${request.url}`, {
       headers: { origin: request.headers.origin ?? '', 'accept-encoding': 'identity' },
     });
     let body = Buffer.from(await answer.arrayBuffer());
     // A leading space: still valid JSON and JavaScript, so only the pin can tell.
-    if (!/^\/billing-pay(-account)?\.[0-9a-f]{10}\.js$/.test(request.url ?? '') && answer.ok) {
+    if (mode === 'tampered' && !/^\/billing-pay(-account)?\.[0-9a-f]{10}\.js$/.test(request.url ?? '') && answer.ok) {
       body = Buffer.concat([Buffer.from(' '), body]);
     }
     const headers = Object.fromEntries(

@@ -178,3 +178,64 @@ describe('the files a bundle loads later are pinned', () => {
     expect((await redirect).detail.url).to.match(/\/pay\//);
   });
 });
+
+describe('Pay pressed before the submit chain is here (held back 1.5 s by the server)', () => {
+  const billed = async () => (await e2e<unknown[]>('payments')).length;
+
+  /** The embed whose submit chain is slow, with `act` run in the ready event itself (Pay's module not yet asked for). */
+  async function atReady(act: (widget: BillingPay) => void): Promise<{ widget: BillingPay; frame: HTMLIFrameElement }> {
+    const frame = document.createElement('iframe');
+    frame.src = `/__e2e/page/embed?preset=1&files=slow`;
+    const done = new Promise<BillingPay>((resolve) =>
+      frame.addEventListener(
+        'load',
+        () => {
+          const widget = frame.contentDocument!.querySelector('billing-pay') as BillingPay;
+          // Should a press go through, the frame stays here for the test to see it.
+          widget.addEventListener('billing-pay-redirect', (e) => e.preventDefault());
+          widget.addEventListener('billing-pay-ready', () => (act(widget), resolve(widget)), { once: true });
+        },
+        { once: true },
+      ),
+    );
+    document.body.append(frame);
+    return { widget: await done, frame };
+  }
+
+  const press = (widget: BillingPay) =>
+    widget.shadowRoot!.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
+
+  it('with Save ticked, the first press shows the disclosure and sends nothing; the next one pays', async function () {
+    this.timeout(20_000);
+    const before = await billed();
+    const { widget } = await atReady((w) => {
+      w.shadowRoot!.querySelector<HTMLInputElement>('#f-save')!.click();
+      press(w);
+    });
+    const root = widget.shadowRoot!;
+    await waitUntil(() => root.querySelector('#f-autopay-hint'), 'the disclosure never came', { timeout: 8_000 });
+    await waitUntil(() => !root.querySelector<HTMLButtonElement>('button[type="submit"]')!.disabled, 'Pay stayed busy');
+    expect(root.activeElement?.id, 'the focus on Save, which the disclosure describes').to.equal('f-save');
+    expect(await billed(), 'nothing sent before the disclosure was shown').to.equal(before);
+
+    const redirect = new Promise<CustomEvent>((resolve) =>
+      widget.addEventListener('billing-pay-redirect', (e) => resolve(e as CustomEvent), { once: true }),
+    );
+    press(widget);
+    expect((await redirect).detail.url).to.match(/\/pay\//);
+  });
+
+  it('an element taken out of the page while its press waits sends nothing', async function () {
+    this.timeout(20_000);
+    const before = await billed();
+    const { widget } = await atReady((w) => {
+      press(w);
+      w.remove();
+    });
+    let sent = false;
+    widget.addEventListener('billing-pay-submit', () => (sent = true));
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(sent, 'no billing-pay-submit').to.be.false;
+    expect(await billed(), 'nothing reached the billing').to.equal(before);
+  });
+});

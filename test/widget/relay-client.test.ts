@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import sinon from 'sinon';
 import { PayError } from '../../src/widget/pay-error.js';
-import { isSafeRedirect, postPayment } from '../../src/widget/late/pay.late.js';
+import { isSafeRedirect, postPayment } from '../../src/widget/payment-sender.js';
 import { newIdempotencyKey, relayUrl } from '../../src/widget/relay-client.js';
 
 describe('relay client', () => {

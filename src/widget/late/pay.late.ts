@@ -1,11 +1,11 @@
 /**
- * The payment path, loaded after the first screen (late/load.ts): the form's check, `POST {relay}/payments` and the
- * check of the payment page it answers, and the duplicate question (checkout.ts), with their English texts.
+ * The submit chain, loaded after the first screen (late/load.ts): the form's check, `POST {relay}/payments` and the
+ * check of the payment page it answers, the duplicate question and the autopayment disclosure (checkout.ts), with
+ * their English texts.
  */
 import { completeEnglish } from '../texts/catalog.js';
-import { EN } from '../texts/en-later.js';
+import { EN } from '../texts/en-checkout.js';
 
 completeEnglish(EN);
 
 export { Checkout } from '../checkout.js';
-export { isSafeRedirect, postPayment, type SentPayment } from '../payment-sender.js';

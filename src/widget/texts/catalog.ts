@@ -29,7 +29,7 @@ export function catalogOf(lang: Lang): Catalog | undefined {
 }
 
 /**
- * The whole English, with the submit chain's texts (texts/en-later.ts, in its late module): a new catalog, so every
+ * The whole English, with the submit chain's texts (texts/en-checkout.ts, in its late module): a new catalog, so every
  * element's texts are layered again at its next update.
  */
 export function completeEnglish(en: Texts): void {

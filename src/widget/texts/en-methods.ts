@@ -1,6 +1,8 @@
-/** `<billing-payment-methods>`'s English texts (`METHODS_EN`), in that element's bundle alone; their keys are those of
- * every language. */
-import { FRAMED_EN } from './en-later.js';
+/**
+ * `<billing-payment-methods>`'s English texts (`METHODS_EN`), in that element's bundle alone; their keys are those of
+ * every language.
+ */
+import { FRAMED_EN } from './en-checkout.js';
 
 export const METHODS_EN = {
   list: 'Saved payment methods',

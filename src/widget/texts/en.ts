@@ -1,11 +1,11 @@
 /**
- * `<billing-pay>`'s English texts of the first screen (`EN_FIRST`); the submit chain brings the rest (texts/en-later.ts,
+ * `<billing-pay>`'s English texts of the first screen (`EN_FIRST`); the submit chain brings the rest (texts/en-checkout.ts,
  * where `EN` is the whole), and `<billing-payment-methods>` its own (texts/en-methods.ts). Their keys are those of
  * every language.
  */
 import type { Texts } from './types.js';
 
-/** The labels of the first screen (the submit chain's are in texts/en-later.ts). */
+/** The labels of the first screen (the submit chain's are in texts/en-checkout.ts). */
 export const FIRST_LABELS_EN = {
   form: 'Payment',
   system: 'Payment system',
@@ -43,7 +43,7 @@ export const FIRST_LABELS_EN = {
 };
 
 /**
- * What the first screen says, and a late module that could not be had: the rest (texts/en-later.ts) comes with the
+ * What the first screen says, and a late module that could not be had: the rest (texts/en-checkout.ts) comes with the
  * submit chain (`completeEnglish`, texts/catalog.ts).
  */
 export const EN_FIRST = {

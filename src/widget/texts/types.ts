@@ -4,13 +4,13 @@ import type { LookupKey } from '../../eps/lookup.js';
 import type { FormProblemKey } from '../../eps/messages.js';
 import type { SystemId } from '../../eps/systems.js';
 import type { FaultCode, WidgetErrorCode } from '../pay-error.js';
-import type { LATER_LABELS_EN } from './en-later.js';
+import type { CHECKOUT_LABELS_EN } from './en-checkout.js';
 import type { FIRST_LABELS_EN } from './en.js';
 import type { METHODS_EN } from './en-methods.js';
 
 export type Lang = 'en' | 'ru';
 
-export type LabelKey = keyof typeof FIRST_LABELS_EN | keyof typeof LATER_LABELS_EN;
+export type LabelKey = keyof typeof FIRST_LABELS_EN | keyof typeof CHECKOUT_LABELS_EN;
 /** What the payer is told for each error code; `{wait}`: when to try again ("in 30 seconds"). */
 export type ErrorTexts = Record<Exclude<ErrorCode | WidgetErrorCode, FaultCode>, string> &
   Partial<Record<FaultCode, string>>;

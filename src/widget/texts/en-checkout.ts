@@ -1,12 +1,13 @@
 /**
  * The English texts of `<billing-pay>`'s submit chain (checkout.ts), which come with its late module: the duplicate
- * question, the problem of each field, the failures of a payment, and "no agreement found" for each lookup kind.
+ * question, the autopayment disclosure, the problem of each field, the failures of a payment, and "no agreement found"
+ * for each lookup kind.
  */
 import { FORM_PROBLEM_TEXTS_EN } from '../../eps/messages.js';
 import { EN_FIRST } from './en.js';
 import type { ErrorTexts, Texts } from './types.js';
 
-export const LATER_LABELS_EN = {
+export const CHECKOUT_LABELS_EN = {
   // The autopayment disclosure: {days} is N of /config ("1 day"); {link} is where `methods-url`'s link goes.
   autopay_hint:
     'Autopayments will charge the agreement’s recommended payment: {days} before each new period, when a subscription is blocked for non-payment, and every hour at :30 while the balance is negative or a subscription awaits activation.',
@@ -22,13 +23,14 @@ export const LATER_LABELS_EN = {
   other_system: 'You can also choose another payment system.',
 };
 
+// Here, not in en.ts: the payment page's bundle does not keep it, and a late module would then copy all of en.ts.
 export const FRAMED_EN = 'Inside another site this form does not work. Open the shop’s page directly.';
 const FIX_EN = 'Please correct the highlighted fields.';
 const BUSY_EN = 'The payment service is busy. Try again {wait}.';
-const LATE_EN = 'No answer came in time: the payment may have been made. Check before paying again.';
+const NO_ANSWER_EN = 'No answer came in time: the payment may have been made. Check before paying again.';
 
-const EN_LATER = {
-  labels: LATER_LABELS_EN,
+const EN_CHECKOUT = {
+  labels: CHECKOUT_LABELS_EN,
   problems: FORM_PROBLEM_TEXTS_EN,
   errors: {
     validation_failed: FIX_EN,
@@ -42,8 +44,8 @@ const EN_LATER = {
     billing_unavailable: BUSY_EN,
     store_unavailable: BUSY_EN,
     // The billing may have acted: never invite a blind second payment.
-    billing_timeout: LATE_EN,
-    timeout: LATE_EN,
+    billing_timeout: NO_ANSWER_EN,
+    timeout: NO_ANSWER_EN,
     network_error: 'The payment service could not be reached. Check the connection and try again.',
     unsafe_redirect: 'The payment page address is not safe, so it was not opened.',
     framed: FRAMED_EN,
@@ -61,7 +63,7 @@ const EN_LATER = {
     taxpayer_number: 'No client with this taxpayer number.',
   },
 } satisfies Pick<Texts, 'problems' | 'missing'> & {
-  labels: typeof LATER_LABELS_EN;
+  labels: typeof CHECKOUT_LABELS_EN;
   errors: Omit<ErrorTexts, 'load_failed' | 'internal_error'>;
 };
 
@@ -72,9 +74,9 @@ export const EN: Texts = /* @__PURE__ */ whole();
 function whole(): Texts {
   return {
     ...EN_FIRST,
-    labels: { ...EN_FIRST.labels, ...LATER_LABELS_EN },
-    errors: { ...EN_LATER.errors, ...EN_FIRST.errors },
-    problems: EN_LATER.problems,
-    missing: EN_LATER.missing,
+    labels: { ...EN_FIRST.labels, ...CHECKOUT_LABELS_EN },
+    errors: { ...EN_CHECKOUT.errors, ...EN_FIRST.errors },
+    problems: EN_CHECKOUT.problems,
+    missing: EN_CHECKOUT.missing,
   };
 }
