@@ -1,7 +1,8 @@
 /**
  * `<billing-pay>`'s submit chain, loaded after the first screen (late/pay.late.ts): the check of a field the payer
- * leaves and of the whole form on Pay, the payment sent and its answer followed, and the relay's question about the
- * same payment sent a moment ago. The element lends it what it needs through a `CheckoutPort`.
+ * leaves and of the whole form on Pay, the payment sent and its answer followed, the relay's question about the same
+ * payment sent a moment ago, and the autopayment disclosure. The element lends it what it needs through a
+ * `CheckoutPort`.
  */
 import { html, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { PaymentRequest } from '../eps/request.js';
