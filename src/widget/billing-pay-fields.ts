@@ -9,14 +9,13 @@ import type { SystemId } from '../eps/systems.js';
 import { parseAmountInput } from './amount-input.js';
 import type { FormView, TextField, ValueKey } from './form-model.js';
 import { PATHS_OF } from './form-model.js';
-import { fill, type Texts } from './i18n.js';
+import { fill, type FirstTexts } from './i18n.js';
 import { currencySymbol, formatMoney } from './money.js';
-import { problemText } from './pay-messages.js';
 
 /** What the controls show and whom they tell of a change. */
 export interface FieldsContext {
   v: FormView;
-  t: Texts;
+  t: FirstTexts;
   locale: string;
   problems: Record<string, string>;
   values: Record<ValueKey, string>;
@@ -30,15 +29,15 @@ export interface FieldsContext {
   autopay: { days: number; methods: string; terms: string };
   /** Writes the autopayment disclosure: it comes with the submit chain (autopay-disclosure.ts), loaded at ready. */
   disclosure?: (c: FieldsContext) => TemplateResult;
+  /** The text of a field's problem: problems come from the submit chain, and so do their texts. */
+  problemText?: (path: string, key: string) => string;
   on: Record<'input' | 'system' | 'kind' | 'save' | 'linkOnly' | 'addComment', (e: Event) => void>;
 }
 
 /** The first problem among `paths`, as an error paragraph with `id`. */
 function error(c: FieldsContext, id: string, paths: string[]): TemplateResult | typeof nothing {
   const path = paths.find((p) => c.problems[p]);
-  return path
-    ? html`<p id=${id} class="error" part="error">${problemText(c.t, c.v.kind, path, c.problems[path]!)}</p>`
-    : nothing;
+  return path ? html`<p id=${id} class="error" part="error">${c.problemText?.(path, c.problems[path]!)}</p>` : nothing;
 }
 
 function textField(c: FieldsContext, f: TextField): TemplateResult {

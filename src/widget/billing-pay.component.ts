@@ -14,7 +14,7 @@ import { firstProblemField, formView, PATHS_OF, withoutProblems } from './form-m
 import type { FormInput, FormView, ValueKey } from './form-model.js';
 import { LocalizeController } from './localize.js';
 import { PayError } from './pay-error.js';
-import { failureText, loadFailureText, problemText, statusText } from './pay-messages.js';
+import { firstFailureText, loadFailureText, statusText } from './pay-messages.js';
 import { PayerEntries } from './payer-entries.js';
 import { loadReturn, PaymentReturn, whenIdle } from './payment-return.js';
 import { warmFormats } from './formats.js';
@@ -529,18 +529,14 @@ export class BillingPay extends BillingElement {
       console.error(
         `<billing-pay>: ${failure.message} Add this page's origin to the relay's ALLOWED_ORIGINS (comma-separated): ${location.origin}`,
       );
-    const message = loading ? loadFailureText(t, failure) : failureText(t, locale, failure, v.systems.length > 1);
-    const { problems } = this.entries.value;
-    // Fields come with a refused payment, never with `/config` (the problems' texts come with the submit chain).
-    const fields =
-      failure.fields && !loading
-        ? Object.fromEntries(
-            Object.keys(failure.fields).map((path) => [
-              path,
-              problemText(t, v.kind, path, problems[path] ?? failure.fields![path]!),
-            ]),
-          )
-        : undefined;
+    // Before the submit chain is here, only a failed load is told (its texts come with it, and so do fields).
+    const { checkout } = this;
+    const message = loading
+      ? loadFailureText(t, failure)
+      : checkout
+        ? checkout.failureText(failure)
+        : firstFailureText(t, locale, failure);
+    const fields = failure.fields && !loading ? checkout?.fieldTexts(failure.fields) : undefined;
     emit(this, 'billing-pay-error', { code: failure.code, message, ...(fields && { fields }) });
     // A repeated "Try again" took its button away while it loaded: give the focus back to the new one.
     if (loading && this.loader.failures < 2) return;
@@ -591,6 +587,7 @@ export class BillingPay extends BillingElement {
         terms: this.autopayTermsUrl,
       },
       disclosure: this.checkout?.disclosure,
+      problemText: this.checkout?.problemText,
       on: {
         input: this.onInput,
         system: this.onSystem,
@@ -607,7 +604,9 @@ export class BillingPay extends BillingElement {
     const working = submit.name === 'sending' || submit.name === 'redirecting';
     const error = failed || submit.name === 'error';
     const question = submit.name === 'duplicate' ? this.checkout!.question(submit.earlierAt) : undefined;
-    const status = question ? question.said : statusText(c, this.state, submit, this.loadFailure);
+    const status = question
+      ? question.said
+      : statusText({ t, locale, v, errorLine: this.checkout?.errorLine }, this.state, submit, this.loadFailure);
     // While sending and redirecting Pay says so (an endless CSS animation would keep axe from finishing in WebKit).
     // Pressing Pay with a pointer leaves the focus where it is: leaving a changed field checks it, and an error shown
     // above would move Pay from under the pointer between press and release, losing the click (Pay checks it all).

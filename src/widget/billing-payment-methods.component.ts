@@ -3,7 +3,7 @@ import { BillingElement } from './billing-element.js';
 import sharedStyles from './billing-element.styles.js';
 import styles from './billing-payment-methods.styles.js';
 import { emit } from './events.js';
-import { fill, type PaymentMethodsTexts, type Texts } from './i18n.js';
+import { fill, type FirstTexts, type PaymentMethodsTexts } from './i18n.js';
 import { LocalizeController } from './localize.js';
 import { METHODS_EN } from './texts/en-methods.js';
 import { framedError } from './framing.js';
@@ -13,7 +13,7 @@ import { disablePaymentMethod, fetchPaymentMethods, type SavedPaymentMethod } fr
 
 /** What `<billing-payment-methods>` says: its own texts, and the labels it shares with `<billing-pay>`. */
 interface PaymentMethodsSpeech {
-  labels: Texts['labels'];
+  labels: FirstTexts['labels'];
   methods: PaymentMethodsTexts;
 }
 

@@ -11,9 +11,11 @@ import { emit } from './events.js';
 import { checkForm, type FormCheck } from './form-check.js';
 import { withoutProblems, PATHS_OF, type FormInput, type FormView, type ValueKey } from './form-model.js';
 import { framedError } from './framing.js';
-import { fill, type Speech } from './i18n.js';
+import { errorLine, failureText, problemText, whole } from './checkout-messages.js';
+import { fill, type FirstTexts, type Speech, type Texts } from './i18n.js';
 import { PayError } from './pay-error.js';
 import { dateFormatOf } from './formats.js';
+import type { FieldsContext } from './billing-pay-fields.js';
 import type { PayerEntries } from './payer-entries.js';
 import type { PaymentReturn } from './payment-return.js';
 import { earlierAt, PaymentSender, type SubmitState } from './payment-sender.js';
@@ -30,7 +32,7 @@ export function timeOf(iso: string, locale: string): string {
 export interface CheckoutPort {
   host: HTMLElement & ReactiveControllerHost;
   relay(): string;
-  speech(): Speech;
+  speech(): Speech<FirstTexts>;
   input(): FormInput;
   view(): FormView;
   entries: PayerEntries;
@@ -49,11 +51,37 @@ export interface CheckoutPort {
 
 export class Checkout {
   private readonly sender: PaymentSender;
-  /** The autopayment disclosure (autopay-disclosure.ts). */
-  readonly disclosure = disclosure;
 
   constructor(private readonly port: CheckoutPort) {
     this.sender = new PaymentSender(port.host);
+  }
+
+  /** The element's texts, whole now (checkout-messages.ts). */
+  private texts(): Texts {
+    return whole(this.port.speech().t);
+  }
+
+  /** The autopayment disclosure (autopay-disclosure.ts). */
+  disclosure = (c: FieldsContext): TemplateResult => disclosure(c, this.texts());
+
+  /** The text of a field's problem (a problem key, or a text from the relay). */
+  problemText = (path: string, key: string): string => problemText(this.texts(), this.port.view().kind, path, key);
+
+  /** The status line of a failure, with the problems no field shows. */
+  errorLine = (failure: PayError): string =>
+    errorLine(this.texts(), this.port.speech().locale, this.port.view(), this.port.entries.value.problems, failure);
+
+  /** A failure's text, for the page's `billing-pay-error`. */
+  failureText(failure: PayError): string {
+    return failureText(this.texts(), this.port.speech().locale, failure, this.port.view().systems.length > 1);
+  }
+
+  /** The texts of a refused payment's fields, for the page's `billing-pay-error` (as the fields show them). */
+  fieldTexts(fields: Record<string, string>): Record<string, string> {
+    const { problems } = this.port.entries.value;
+    return Object.fromEntries(
+      Object.keys(fields).map((path) => [path, this.problemText(path, problems[path] ?? fields[path]!)]),
+    );
   }
 
   /** The model's check of the whole form, with this element's return addresses. */
@@ -169,8 +197,8 @@ export class Checkout {
 
   /** The duplicate question: its line (the status) and its two answers. */
   question(earlier: string): { said: string; answers: TemplateResult } {
-    const { t, locale } = this.port.speech();
-    const { labels } = t;
+    const { labels } = this.texts();
+    const { locale } = this.port.speech();
     return {
       said: fill(labels.duplicate_question, { time: timeOf(earlier, locale) }),
       answers: html`<div class="actions" part="question" role="group" aria-labelledby="status">

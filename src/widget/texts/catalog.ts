@@ -6,11 +6,12 @@
  */
 import { PayError } from '../pay-error.js';
 import { EN_FIRST } from './en.js';
-import type { Lang, PaymentMethodsTexts, Texts } from './types.js';
+import type { FirstTexts, Lang, PaymentMethodsTexts, Texts } from './types.js';
 
 /** One language's texts for both elements. */
 export interface Catalog {
-  pay: Texts;
+  /** Whole in a language file and once English is completed (`completeEnglish`); the first screen's until then. */
+  pay: FirstTexts;
   /** In a language file; English's are in `<billing-payment-methods>` itself (`METHODS_EN`), not in every bundle. */
   methods?: PaymentMethodsTexts;
 }
@@ -18,9 +19,7 @@ export interface Catalog {
 /** Set by the build: each language file's name (beside the bundle) and integrity. */
 declare const __BP_TEXTS__: Record<Exclude<Lang, 'en'>, { file: string; integrity: string }>;
 
-// Until the submit chain completes it (`completeEnglish`), English has the first screen's texts alone: only those,
-// and a failed load's, are read before then.
-const catalogs: Partial<Record<Lang, Catalog>> = { en: { pay: EN_FIRST as Texts } };
+const catalogs: Partial<Record<Lang, Catalog>> = { en: { pay: EN_FIRST } };
 const loading = new Map<Lang, Promise<Catalog>>();
 
 /** A language's texts if they are here, else `undefined` (see `loadCatalog`). */

@@ -3,7 +3,7 @@
  * where `EN` is the whole), and `<billing-payment-methods>` its own (texts/en-methods.ts). Their keys are those of
  * every language.
  */
-import type { Texts } from './types.js';
+import type { FirstTexts } from './types.js';
 
 /** The labels of the first screen (the submit chain's are in texts/en-checkout.ts). */
 export const FIRST_LABELS_EN = {
@@ -65,7 +65,4 @@ export const EN_FIRST = {
     load_failed: 'Part of the payment form could not be loaded, so nothing was sent. Reload the page and try again.',
   },
   systems: {},
-} satisfies Omit<Texts, 'labels' | 'errors' | 'problems' | 'missing'> & {
-  labels: Partial<Texts['labels']>;
-  errors: Partial<Texts['errors']>;
-};
+} satisfies FirstTexts;

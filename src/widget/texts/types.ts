@@ -10,7 +10,8 @@ import type { METHODS_EN } from './en-methods.js';
 
 export type Lang = 'en' | 'ru';
 
-export type LabelKey = keyof typeof FIRST_LABELS_EN | keyof typeof CHECKOUT_LABELS_EN;
+export type FirstLabelKey = keyof typeof FIRST_LABELS_EN;
+export type LabelKey = FirstLabelKey | keyof typeof CHECKOUT_LABELS_EN;
 /** What the payer is told for each error code; `{wait}`: when to try again ("in 30 seconds"). */
 export type ErrorTexts = Record<Exclude<ErrorCode | WidgetErrorCode, FaultCode>, string> &
   Partial<Record<FaultCode, string>>;
@@ -29,6 +30,17 @@ export interface Texts {
 }
 
 /** The texts of `<billing-payment-methods>` in one language; `{title}` is the method's name as shown in the list. */
+/**
+ * What `<billing-pay>`'s first screen reads, and a failed load's words: every language has them from the start. The
+ * rest of `Texts` comes with the submit chain for English (texts/en-checkout.ts); code that reads it runs there.
+ */
+export interface FirstTexts {
+  labels: Record<FirstLabelKey, string>;
+  kinds: Texts['kinds'];
+  errors: Pick<ErrorTexts, 'load_failed' | 'internal_error'>;
+  systems: Texts['systems'];
+}
+
 export type PaymentMethodsTexts = typeof METHODS_EN;
 
 /**
