@@ -505,7 +505,7 @@ export class BillingPay extends BillingElement {
         this.report(new PayError('network', 'load_failed', 'The submit chain could not be loaded.', { cause: error }));
         return;
       }
-      if (!this.isConnected || !this.config || undisclosed) {
+      if (!this.isConnected || !this.config || !this.view().system || undisclosed) {
         this.submit = IDLE;
         // The disclosure is shown now, under "Save payment method", which it describes: the next press consents.
         if (undisclosed) void this.focusLater('#f-save');

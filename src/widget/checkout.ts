@@ -114,11 +114,6 @@ export class Checkout {
   async pay(): Promise<void> {
     const { port } = this;
     const v = port.view();
-    // The form went while the press waited for this module (`/config` loading again): nothing to check.
-    if (!v.system) {
-      port.setSubmit(IDLE);
-      return;
-    }
     // Framed by a page of another origin (clickjacking): nothing is sent.
     if (port.framed()) {
       port.report(framedError());

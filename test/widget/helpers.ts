@@ -177,8 +177,6 @@ export function payButton(el: BillingPay): HTMLButtonElement {
 
 /** Presses Pay. */
 export async function pay(el: BillingPay): Promise<void> {
-  // The submit chain loads once the form is ready; a press before then waits for it (pinned-files.test.ts).
-  await loadLate('pay');
   payButton(el).click();
   await el.updateComplete;
 }
