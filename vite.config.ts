@@ -133,29 +133,41 @@ export default defineConfig(({ mode }) => {
 });
 
 /**
- * Lends the late modules what they borrow from the bundle: fills `SHARED` of src/widget/late/load.ts with the
- * namespace of each module the manifest names (a late module takes them from the page's registry).
+ * What a late module borrows, in the order both sides use: each module of the bundle (by key), each name it lends,
+ * sorted. The bundle lends them as one array per late module; the late module reads them by position.
+ */
+export function lentInOrder(shared: Record<string, string[]>): { key: string; name: string }[] {
+  return Object.keys(shared)
+    .sort()
+    .flatMap((key) => [...shared[key]!].sort().map((name) => ({ key, name })));
+}
+
+/**
+ * Lends the late modules what they borrow from the bundle: fills `SHARED` of src/widget/late/load.ts with one array
+ * per late module, of the values the manifest names, in `lentInOrder` (a late module takes them from the page's
+ * registry by position: no module path or export name is written into the bundle for it).
  */
 function sharedWithLate(late: LateManifest): Plugin {
-  const shared = new Map<string, Set<string>>();
-  for (const [key, names] of Object.values(late).flatMap((m) => Object.entries(m.shared)))
-    shared.set(key, new Set([...(shared.get(key) ?? []), ...names]));
+  const modules = [...new Set(Object.values(late).flatMap((m) => Object.keys(m.shared)))].sort();
+  const local = (key: string, name: string) => `shared${modules.indexOf(key)}_${name}`;
   return {
     name: 'billing-pay:shared-with-late',
     apply: 'build',
     enforce: 'pre',
     transform(code, id) {
-      if (!id.endsWith('/src/widget/late/load.ts') || !shared.size) return null;
+      if (!id.endsWith('/src/widget/late/load.ts') || !modules.length) return null;
       const placeholder = 'const SHARED: Record<string, unknown> = {};';
       if (!code.includes(placeholder)) throw new Error(`${id}: no \`${placeholder}\` to fill`);
-      const modules = [...shared].map(([key, names], i) => ({ key, names: [...names].sort(), i }));
-      const imports = modules.map(
-        ({ key, names, i }) =>
-          `import { ${names.map((n) => `${n} as shared${i}_${n}`).join(', ')} } from ${JSON.stringify(resolve(key))};`,
-      );
-      const entries = modules
+      const imports = modules.map((key) => {
+        const names = new Set(Object.values(late).flatMap((m) => m.shared[key] ?? []));
+        return `import { ${[...names].map((n) => `${n} as ${local(key, n)}`).join(', ')} } from ${JSON.stringify(resolve(key))};`;
+      });
+      const entries = Object.entries(late)
         .map(
-          ({ key, names, i }) => `${JSON.stringify(key)}: { ${names.map((n) => `${n}: shared${i}_${n}`).join(', ')} }`,
+          ([name, { shared }]) =>
+            `${JSON.stringify(name)}: [${lentInOrder(shared)
+              .map((l) => local(l.key, l.name))
+              .join(', ')}]`,
         )
         .join(', ');
       return {

@@ -13,10 +13,14 @@ import ts from 'typescript';
 import { build, type Rollup } from 'vite';
 import { hashedName, integrityOf } from '../src/relay/assets/widget-assets.js';
 import { LATE_SOURCES } from '../src/widget/late/modules.js';
-import { builtFile, LATE_MANIFEST, type LateManifest } from '../vite.config.js';
+import { builtFile, LATE_MANIFEST, lentInOrder, type LateManifest } from '../vite.config.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const REGISTRY = 'globalThis[Symbol.for("billing-pay")]';
+/** The late module's array of what the bundle lends it (`lentInOrder`), and the mark of each borrowed module. */
+const LENT = '__bp_lent';
+const MARK = '__BP_BORROW__';
+const MARKED = new RegExp(`${MARK}\\(["\`]([^"\`]+)["\`]\\)`, 'g');
 /** A module's key: its path from the root. */
 const keyOf = (id: string) => relative(ROOT, id).split('\\').join('/');
 
@@ -73,9 +77,10 @@ async function buildLateOnce(
   // The bundle's modules the output takes from the registry (asked for each import left out, as it is written).
   const shared = new Set<string>();
   const names = new Map<string, Set<string>>();
+  // A mark for now: which names, at which positions, is known once the build has seen every import.
   const borrow = (id: string) => {
     shared.add(keyOf(id));
-    return `${REGISTRY}.shared[${JSON.stringify(keyOf(id))}]`;
+    return `${MARK}(${JSON.stringify(keyOf(id))})`;
   };
   const output = outputOf(
     await build({
@@ -122,9 +127,21 @@ async function buildLateOnce(
     }),
   );
   const chunk = output.find((o): o is Rollup.OutputChunk => o.type === 'chunk')!;
+  const lent: Record<string, string[]> = Object.fromEntries(
+    [...shared].sort().map((key) => [key, [...(names.get(key) ?? [])].sort()]),
+  );
+  // Each borrowed module becomes an object of its names, read by position from the array the bundle lends.
+  const order = lentInOrder(lent);
+  const at = (key: string, name: string) => order.findIndex((l) => l.key === key && l.name === name);
+  let marks = 0;
+  const code = chunk.code.replace(MARKED, (_, key: string) => {
+    marks += 1;
+    return `{${lent[key]!.map((n) => `${n}:${LENT}[${at(key, n)}]`).join(',')}}`;
+  });
+  if (marks !== shared.size) throw new Error(`${name}: ${marks} borrowed modules marked, ${shared.size} borrowed`);
   return {
-    code: chunk.code,
-    shared: Object.fromEntries([...shared].sort().map((key) => [key, [...(names.get(key) ?? [])].sort()])),
+    code: `var ${LENT}=${REGISTRY}.shared[${JSON.stringify(name)}];${code}`,
+    shared: lent,
     names,
   };
 }

@@ -11,7 +11,7 @@ import type { LateModules } from './modules.js';
 /** Set by the build: each late module's file name (beside the bundle) and integrity. */
 declare const __BP_LATE__: Record<keyof LateModules, { file: string; integrity: string }>;
 
-/** The modules this bundle lends its late modules, by name; filled by the build (scripts/build-late.ts). */
+/** What this bundle lends each late module, by position; filled by the build (scripts/build-late.ts, vite.config.ts). */
 const SHARED: Record<string, unknown> = {};
 
 /** The one registry of a page: the shared modules, and the exports each late module handed in. */
