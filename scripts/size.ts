@@ -33,7 +33,8 @@
  *   problems, the status line's error) with it, the first screen typed to read only its own texts: 20,778 B; then
  *   20.85 kB: +24 B, V8's compile hint on the first line (eagerly compiled off the main thread while the bundle
  *   downloads: -26 ms before ready at 4 × CPU): 20,802 B; then 20.5 kB: -333 B, the loan to the late modules as one
- *   array of values per late module, read by position (no module path or export name written for it): 20,469 B;
+ *   array of values per late module, read by position (no module path or export name written for it): 20,469 B; then
+ *   20.35 kB: -163 B, the check for a foreign frame with the submit chain (the first screen does not act): 20,306 B;
  * - the whole set a page may load after it (the main bundle, then the files it pins: a language's texts, the late
  *   modules): 27.4 kB (27,353 B measured); then 29.1 kB: +1,710 B, the same changes, the return module compressed on
  *   its own and its loan of the bundle's modules: 29,063 B; then 29.3 kB: the same +229 B (29,284 B); then 30.45 kB: +1,130 B, the templates prepared at build time (30,414 B); then 30.5 kB: +83 B, the same change (30,497 B); then 32.3 kB: +1,756 B for the submit chain's move, mostly the late module's own copies of the model's stateless modules the bundle keeps in part (amount, lookup, systems, url, request…), loaded after ready: 32,253 B; then 32.55 kB: +263 B, the English the submit chain brings, compressed apart from the bundle's (32,516 B); then 32.1 kB: -445 B, the same changes (32,071 B); then 32.15 kB: +31 B, the review's changes (32,102 B); then 32.4 kB: +265 B, the submit chain's words on their own side (32,367 B); then 32.45 kB: the compile hint (32,383 B); then 32.2 kB: -228 B, the loan by position (32,155 B).
@@ -45,7 +46,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 /** Each budget: one file, or a set of files (the main bundle and every file it may load later). */
 export const BUDGETS: Record<string, { files: () => string[]; budget: number }> = {
-  'dist/billing-pay.js': { files: () => ['dist/billing-pay.js'], budget: 20_500 },
+  'dist/billing-pay.js': { files: () => ['dist/billing-pay.js'], budget: 20_350 },
   'dist/billing-pay.js and all it may load': { files: () => ['dist/billing-pay.js', ...laterFiles()], budget: 32_200 },
   'dist/billing-pay-account.js': { files: () => ['dist/billing-pay-account.js'], budget: 22_850 },
 };

@@ -4,7 +4,6 @@
  * handled.
  */
 import { LitElement, type PropertyDeclarations } from 'lit';
-import { framingRefused } from './framing.js';
 import type { TextsOption } from './i18n.js';
 import { Readiness, type ReadyState } from './readiness.js';
 
@@ -57,14 +56,6 @@ export class BillingElement extends LitElement {
   override attributeChangedCallback(name: string, old: string | null, value: string | null): void {
     super.attributeChangedCallback(name, old, value);
     if (name === 'lang' && old !== value) this.requestUpdate();
-  }
-
-  /**
-   * Whether the element must not act now (pay, disable): the page is in a frame of an origin `frame-origins` does not
-   * name. Asked at the moment of acting, as a frame can be put around the page later.
-   */
-  protected framingRefusal(): boolean {
-    return framingRefused(this.frameOrigins);
   }
 
   /** After the next render, focuses the first element `selector` finds in the shadow root. */

@@ -156,7 +156,7 @@ export class BillingPay extends BillingElement {
     setSubmit: (state) => {
       this.submit = state;
     },
-    framed: () => this.framingRefusal(),
+    frameOrigins: () => this.frameOrigins,
     report: (failure) => this.report(failure),
     navigate: (url) => this.navigate(url),
     focusLater: (selector) => this.focusLater(selector),

@@ -6,7 +6,7 @@ import { emit } from './events.js';
 import { fill, type FirstTexts, type PaymentMethodsTexts } from './i18n.js';
 import { LocalizeController } from './localize.js';
 import { METHODS_EN } from './texts/en-methods.js';
-import { framedError } from './framing.js';
+import { framedError, framingRefused } from './framing.js';
 import { errorText, toPayError, type PayError } from './pay-error.js';
 import type { ReadyState } from './readiness.js';
 import { disablePaymentMethod, fetchPaymentMethods, type SavedPaymentMethod } from './session-client.js';
@@ -167,7 +167,7 @@ export class BillingPaymentMethods extends BillingElement {
 
   /** Inside a frame of another site, nothing is disabled: the payer is told why (see `frame-origins`). */
   private refuseFramed(): boolean {
-    if (!this.framingRefusal()) return false;
+    if (!framingRefused(this.frameOrigins)) return false;
     this.confirming = null;
     this.failure = framedError();
     void this.focusLater('.status');

@@ -10,7 +10,7 @@ import { disclosure } from './autopay-disclosure.js';
 import { emit } from './events.js';
 import { checkForm, type FormCheck } from './form-check.js';
 import { withoutProblems, PATHS_OF, type FormInput, type FormView, type ValueKey } from './form-model.js';
-import { framedError } from './framing.js';
+import { framedError, framingRefused } from './framing.js';
 import { errorLine, failureText, problemText, whole } from './checkout-messages.js';
 import { fill, type FirstTexts, type Speech, type Texts } from './i18n.js';
 import { PayError } from './pay-error.js';
@@ -41,8 +41,8 @@ export interface CheckoutPort {
   returnAddress(): string;
   submit(): SubmitState;
   setSubmit(state: SubmitState): void;
-  /** The element may not act (framed by another origin). */
-  framed(): boolean;
+  /** The element's `frame-origins`: where it may act when framed. */
+  frameOrigins(): string;
   /** Shows a failure and tells the page (`billing-pay-error`). */
   report(failure: PayError): void;
   navigate(url: string): void;
@@ -108,6 +108,14 @@ export class Checkout {
   }
 
   /**
+   * Whether the element must not act now: the page is in a frame of an origin `frame-origins` does not name. Asked at
+   * the moment of acting, as a frame can be put around the page later.
+   */
+  framed(): boolean {
+    return framingRefused(this.port.frameOrigins());
+  }
+
+  /**
    * One press of Pay, after Adyen Web's `UIElement.submit`: an invalid form shows its problems and stops; a valid one
    * is announced (`billing-pay-submit`, cancelable) and sent (`send`).
    */
@@ -115,7 +123,7 @@ export class Checkout {
     const { port } = this;
     const v = port.view();
     // Framed by a page of another origin (clickjacking): nothing is sent.
-    if (port.framed()) {
+    if (this.framed()) {
       port.report(framedError());
       return;
     }

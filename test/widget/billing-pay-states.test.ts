@@ -6,6 +6,7 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import sinon from 'sinon';
 import { BillingPay } from '../../src/widget/billing-pay.js';
+import { loadLate } from '../../src/widget/late/load.js';
 import { press } from './input.js';
 import {
   CONFIG,
@@ -250,13 +251,18 @@ describe('<billing-pay> states', () => {
       const el = await mount(html`<billing-pay relay=${RELAY} lang="ru"></billing-pay>`);
       // Where the page is framed is the browser's to say (test/widget/framing.test.ts frames real pages); here, what
       // the payer sees when the element refuses.
-      sinon.stub(el as unknown as { framingRefusal(): boolean }, 'framingRefusal').returns(true);
-      await click(el, 'Система A');
-      await type(el, 'Сумма', '10');
-      await type(el, 'Номер договора', 'AG-1001');
-      await pay(el);
-      expect(status(el)).to.equal('Внутри другого сайта форма не работает. Откройте страницу магазина напрямую.');
-      expect(relay.payments(), 'nothing sent').to.have.length(0);
+      const { Checkout } = await loadLate('pay');
+      const framed = sinon.stub(Checkout.prototype, 'framed').returns(true);
+      try {
+        await click(el, 'Система A');
+        await type(el, 'Сумма', '10');
+        await type(el, 'Номер договора', 'AG-1001');
+        await pay(el);
+        expect(status(el)).to.equal('Внутри другого сайта форма не работает. Откройте страницу магазина напрямую.');
+        expect(relay.payments(), 'nothing sent').to.have.length(0);
+      } finally {
+        framed.restore();
+      }
     });
   });
 
