@@ -6,6 +6,7 @@
  */
 import { html, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { PaymentRequest } from '../eps/request.js';
+import { Attempt } from './attempt.js';
 import { disclosure } from './autopay-disclosure.js';
 import { emit } from './events.js';
 import { checkForm, type FormCheck } from './form-check.js';
@@ -51,9 +52,12 @@ export interface CheckoutPort {
 
 export class Checkout {
   private readonly sender: PaymentSender;
+  /** This element's attempt: the return addresses that name it, remembered before the page is left. */
+  private readonly attempt: Attempt;
 
   constructor(private readonly port: CheckoutPort) {
     this.sender = new PaymentSender(port.host);
+    this.attempt = new Attempt(port.returned);
   }
 
   /** The element's texts, whole now (checkout-messages.ts). */
@@ -86,12 +90,11 @@ export class Checkout {
 
   /** The model's check of the whole form, with this element's return addresses. */
   private check(v: FormView): FormCheck {
-    const { returned } = this.port;
     const returnUrl = this.port.returnAddress();
     return checkForm(v, this.port.input(), {
       locale: this.port.speech().locale,
-      returnUrl: returned.returnUrl(returnUrl),
-      failUrl: returned.failUrl(returnUrl),
+      returnUrl: this.attempt.returnUrl(returnUrl),
+      failUrl: this.attempt.failUrl(returnUrl),
     });
   }
 
@@ -181,7 +184,7 @@ export class Checkout {
       // Only linking a card: its test payment is cancelled, so there is no payment to tell of on the way back.
       const { save, linkOnly } = port.entries.value;
       const linking = port.view().linkOnly && save && linkOnly;
-      if (!linking) void port.returned.remember(request, sent.paymentId, port.returnAddress());
+      if (!linking) void this.attempt.remember(request, sent.paymentId, port.returnAddress());
       port.navigate(url);
     } else port.setSubmit(IDLE);
   }

@@ -14,12 +14,10 @@
  * (a sandboxed frame, a full quota) means no message, never an error.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { PaymentRequest } from '../eps/request.js';
 import { emit, type BillingPayReturnDetail } from './events.js';
 import { loadLate } from './late/load.js';
 import type { LateModules } from './late/modules.js';
 import { PayError } from './pay-error.js';
-import { newIdempotencyKey } from './relay-client.js';
 import type { FormValues } from './request.js';
 
 /** The `sessionStorage` key of the tab's attempt (return-store.ts). */
@@ -64,11 +62,8 @@ export class PaymentReturn implements ReactiveController {
   private looking = false;
   /** The result screen and the storage of attempts, once loaded. */
   module?: ReturnModule;
-  /**
-   * This element's attempt, named by B's failure address. It stays the element's, so a request sent again after an
-   * unknown outcome is the same request (and keeps its idempotency key).
-   */
-  private readonly id = newIdempotencyKey();
+  /** The id of this element's attempt, once its submit chain has named one (attempt.ts). */
+  attempt?: string;
 
   constructor(
     private readonly host: ReactiveControllerHost & HTMLElement,
@@ -77,7 +72,8 @@ export class PaymentReturn implements ReactiveController {
     host.addController(this);
   }
 
-  private get maxAgeMs(): number {
+  /** How long an attempt waits for the payer's return, in ms. */
+  get maxAgeMs(): number {
     return this.options.maxAgeMs?.() ?? RETURN_MAX_AGE_MS;
   }
 
@@ -145,26 +141,6 @@ export class PaymentReturn implements ReactiveController {
     return (this.phase && this.detail && this.values) || null;
   }
 
-  /** The return address with this element's attempt id: the payer's return is then known in a new tab too. */
-  returnUrl(returnUrl: string): string {
-    return marked(returnUrl, RETURN_MARKER, FAILED_MARKER, this.id);
-  }
-
-  /** B's failure address: the return address with this element's attempt id as a failure. */
-  failUrl(returnUrl: string): string {
-    return marked(returnUrl, FAILED_MARKER, RETURN_MARKER, this.id);
-  }
-
-  /**
-   * Remembers the payment the payer is about to leave for (not without the billing's payment id), in the tab and in
-   * the origin's recent attempts, with the return module (loaded before the payment was sent).
-   */
-  remember(request: PaymentRequest, paymentId: string, returnUrl: string): void | Promise<void> {
-    // At once when the module is here (`preload` before the payment was sent), so the page is left right after.
-    const write = (module: ReturnModule) => module.remember(this.id, request, paymentId, returnUrl, this.maxAgeMs);
-    return this.module ? write(this.module) : this.preload().then(write);
-  }
-
   /** Loads the return module (rejects with `load_failed`) and keeps it. */
   async preload(): Promise<ReturnModule> {
     return (this.module ??= await loadReturn());
@@ -173,7 +149,7 @@ export class PaymentReturn implements ReactiveController {
   /** Back to this page through the back/forward cache: the payer did not come back from the system's page. */
   forget(): void {
     // Remembered only through the module: without it there is nothing to forget.
-    this.module?.forget(this.id);
+    if (this.attempt) this.module?.forget(this.attempt);
   }
 
   /** Takes the message away (the next payment, or its time is up). */
@@ -242,16 +218,4 @@ function takeMarkers(): Markers | null {
 export function whenIdle(fn: () => void): void {
   if (typeof requestIdleCallback === 'function') requestIdleCallback(() => fn(), { timeout: 1000 });
   else setTimeout(fn, 50);
-}
-
-/** `address` with `marker` set to `id` and `other` taken out; as given when it is not an absolute URL. */
-function marked(address: string, marker: string, other: string, id: string): string {
-  try {
-    const url = new URL(address);
-    url.searchParams.delete(other);
-    url.searchParams.set(marker, id);
-    return url.href;
-  } catch {
-    return address;
-  }
 }

@@ -16,7 +16,7 @@ import type { PaymentAnswer } from '../eps/relay-api.js';
 import type { PaymentRequest } from '../eps/request.js';
 import { isPaymentPage } from '../eps/url.js';
 import { PayError, toPayError } from './pay-error.js';
-import { newIdempotencyKey, readAnswer, relayUrl, request, sleep } from './relay-client.js';
+import { readAnswer, relayUrl, request, sleep } from './relay-client.js';
 
 /** A network failure of one attempt is retried this many times, with the same idempotency key. */
 const NETWORK_RETRIES = 1;
@@ -145,4 +145,18 @@ export async function postPayment(
  */
 export function isSafeRedirect(url: string, page: string = location.href): boolean {
   return isPaymentPage(url, page);
+}
+
+/**
+ * A fresh idempotency key, a v4 UUID: `crypto.randomUUID` where the page is a secure context, else the same from
+ * `crypto.getRandomValues` (the classic template: each 0, 1 or 8 becomes a random hex digit, keeping the version and
+ * variant bits).
+ */
+export function newIdempotencyKey(): string {
+  return (
+    crypto.randomUUID?.() ??
+    '10000000-1000-4000-8000-100000000000'.replace(/[018]/g, (c) =>
+      (Number(c) ^ (crypto.getRandomValues(new Uint8Array(1))[0]! & (15 >> (Number(c) / 4)))).toString(16),
+    )
+  );
 }

@@ -147,17 +147,3 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
     signal.addEventListener('abort', done, { once: true });
   });
 }
-
-/**
- * A fresh idempotency key, a v4 UUID: `crypto.randomUUID` where the page is a secure context, else the same from
- * `crypto.getRandomValues` (the classic template: each 0, 1 or 8 becomes a random hex digit, keeping the version and
- * variant bits).
- */
-export function newIdempotencyKey(): string {
-  return (
-    crypto.randomUUID?.() ??
-    '10000000-1000-4000-8000-100000000000'.replace(/[018]/g, (c) =>
-      (Number(c) ^ (crypto.getRandomValues(new Uint8Array(1))[0]! & (15 >> (Number(c) / 4)))).toString(16),
-    )
-  );
-}

@@ -5,6 +5,7 @@
  */
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { LitElement } from 'lit';
+import { Attempt } from '../../src/widget/attempt.js';
 import { buildPaymentRequest, type FormValues } from '../../src/widget/request.js';
 import { PaymentReturn, RETURN_MARKER } from '../../src/widget/payment-return.js';
 
@@ -30,13 +31,13 @@ const VALUES = {
 
 /** Remembers a payment as the element does before it leaves, and answers the address the payer comes back by. */
 async function leave(values = VALUES, paymentId = '77'): Promise<string> {
-  const returned = new PaymentReturn(host);
-  const back = returned.returnUrl(HERE);
+  const attempt = new Attempt(new PaymentReturn(host));
+  const back = attempt.returnUrl(HERE);
   const request = buildPaymentRequest(
-    { ...values, returnUrl: back, failUrl: returned.failUrl(HERE) },
+    { ...values, returnUrl: back, failUrl: attempt.failUrl(HERE) },
     { canSave: true, linkOnly: false },
   );
-  await returned.remember(request, paymentId, HERE);
+  await attempt.remember(request, paymentId, HERE);
   return back;
 }
 

@@ -2,7 +2,8 @@ import { expect } from '@open-wc/testing';
 import sinon from 'sinon';
 import { PayError } from '../../src/widget/pay-error.js';
 import { isSafeRedirect, postPayment } from '../../src/widget/payment-sender.js';
-import { newIdempotencyKey, relayUrl } from '../../src/widget/relay-client.js';
+import { newIdempotencyKey } from '../../src/widget/payment-sender.js';
+import { relayUrl } from '../../src/widget/relay-client.js';
 
 describe('relay client', () => {
   it('opens only https, or http on this machine, and never an address with credentials', () => {

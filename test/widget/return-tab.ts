@@ -9,6 +9,7 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import type { BillingPayReturnDetail } from '../../src/widget/events.js';
+import { Attempt } from '../../src/widget/attempt.js';
 import { FAILED_MARKER, PaymentReturn, RETURN_MARKER } from '../../src/widget/payment-return.js';
 import { PaymentSender } from '../../src/widget/payment-sender.js';
 import { buildPaymentRequest } from '../../src/widget/request.js';
@@ -86,7 +87,7 @@ export function returnTabSuite(langs: readonly ('en' | 'ru')[], crafted: boolean
 
     /** Pays 12.30 to AG-1001 with `system`, as the element does, and answers the payment page and its id. */
     async function payAway(system: 'A' | 'B' | 'C', lang: string) {
-      const returned = new PaymentReturn(host);
+      const attempt = new Attempt(new PaymentReturn(host));
       const back = `${PAGE}?lang=${lang}&relay=${encodeURIComponent(stack.relay)}`;
       const values = {
         system,
@@ -101,11 +102,11 @@ export function returnTabSuite(langs: readonly ('en' | 'ru')[], crafted: boolean
         linkOnly: false,
       };
       const request = buildPaymentRequest(
-        { ...values, returnUrl: returned.returnUrl(back), failUrl: returned.failUrl(back) },
+        { ...values, returnUrl: attempt.returnUrl(back), failUrl: attempt.failUrl(back) },
         { canSave: true, linkOnly: false },
       );
       const sent = await new PaymentSender(host).send(stack.relay, request);
-      await returned.remember(request, sent!.paymentId, back);
+      await attempt.remember(request, sent!.paymentId, back);
       return { url: sent!.url, paymentId: sent!.paymentId };
     }
 
