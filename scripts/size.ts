@@ -37,11 +37,13 @@
  *   20.35 kB: -163 B, the check for a foreign frame with the submit chain (the first screen does not act): 20,306 B;
  *   then 20.15 kB: -189 B, the attempt's return addresses, its remembering and its id with the submit chain: 20,117 B; then
  *   20.05 kB: -73 B, the form's model and the texts' helpers copied into the submit chain where the first screen does
- *   not keep what it takes (`unshownProblems`, `problemOf`), not kept in the bundle for it: 20,044 B;
+ *   not keep what it takes (`unshownProblems`, `problemOf`), not kept in the bundle for it: 20,044 B; then 19.95 kB:
+ *   -129 B, the result screen's English with the return's late module, each late module adding its English to the
+ *   first screen's (`addEnglish`) instead of the submit chain lending the whole: 19,915 B;
  * - the whole set a page may load after it (the main bundle, then the files it pins: a language's texts, the late
  *   modules): 27.4 kB (27,353 B measured); then 29.1 kB: +1,710 B, the same changes, the return module compressed on
- *   its own and its loan of the bundle's modules: 29,063 B; then 29.3 kB: the same +229 B (29,284 B); then 30.45 kB: +1,130 B, the templates prepared at build time (30,414 B); then 30.5 kB: +83 B, the same change (30,497 B); then 32.3 kB: +1,756 B for the submit chain's move, mostly the late module's own copies of the model's stateless modules the bundle keeps in part (amount, lookup, systems, url, request…), loaded after ready: 32,253 B; then 32.55 kB: +263 B, the English the submit chain brings, compressed apart from the bundle's (32,516 B); then 32.1 kB: -445 B, the same changes (32,071 B); then 32.15 kB: +31 B, the review's changes (32,102 B); then 32.4 kB: +265 B, the submit chain's words on their own side (32,367 B); then 32.45 kB: the compile hint (32,383 B); then 32.2 kB: -228 B, the loan by position (32,155 B); then 32.3 kB: +105 B, the frame check and the attempt in the submit chain, which borrows the return's markers (32,260 B); then 32.3 kB: the model's copies (32,280 B).
- * The "My account" bundle with both elements: 25.55 kB (25,510 B measured); then 25.4 kB (25,398 B: it has no return); then 25.65 kB: the same +229 B (25,627 B); then 26.95 kB: +1,293 B, its templates prepared at build time (26,920 B); then 27.05 kB: +80 B, the same change (27,000 B); then 27 kB: 26,978 B; then 24.55 kB: -2,461 B, the submit chain's move (24,517 B); then 23.8 kB: -763 B, its English (23,754 B); then 23.2 kB: -575 B, the disclosure's move (23,179 B); then 23.3 kB: +79 B, the review's changes (23,258 B); then 23.15 kB: -127 B, the same change (23,131 B); then 23.2 kB: +28 B, the compile hint (23,159 B); then 22.85 kB: -351 B, the loan by position (22,808 B); then 22.6 kB: -246 B, the same changes (22,562 B); then 22.55 kB: -61 B, the same (22,501 B).
+ *   its own and its loan of the bundle's modules: 29,063 B; then 29.3 kB: the same +229 B (29,284 B); then 30.45 kB: +1,130 B, the templates prepared at build time (30,414 B); then 30.5 kB: +83 B, the same change (30,497 B); then 32.3 kB: +1,756 B for the submit chain's move, mostly the late module's own copies of the model's stateless modules the bundle keeps in part (amount, lookup, systems, url, request…), loaded after ready: 32,253 B; then 32.55 kB: +263 B, the English the submit chain brings, compressed apart from the bundle's (32,516 B); then 32.1 kB: -445 B, the same changes (32,071 B); then 32.15 kB: +31 B, the review's changes (32,102 B); then 32.4 kB: +265 B, the submit chain's words on their own side (32,367 B); then 32.45 kB: the compile hint (32,383 B); then 32.2 kB: -228 B, the loan by position (32,155 B); then 32.3 kB: +105 B, the frame check and the attempt in the submit chain, which borrows the return's markers (32,260 B); then 32.3 kB: the model's copies (32,280 B); then 32.4 kB: +77 B, the result screen's English compressed in its own module (32,357 B).
+ * The "My account" bundle with both elements: 25.55 kB (25,510 B measured); then 25.4 kB (25,398 B: it has no return); then 25.65 kB: the same +229 B (25,627 B); then 26.95 kB: +1,293 B, its templates prepared at build time (26,920 B); then 27.05 kB: +80 B, the same change (27,000 B); then 27 kB: 26,978 B; then 24.55 kB: -2,461 B, the submit chain's move (24,517 B); then 23.8 kB: -763 B, its English (23,754 B); then 23.2 kB: -575 B, the disclosure's move (23,179 B); then 23.3 kB: +79 B, the review's changes (23,258 B); then 23.15 kB: -127 B, the same change (23,131 B); then 23.2 kB: +28 B, the compile hint (23,159 B); then 22.85 kB: -351 B, the loan by position (22,808 B); then 22.6 kB: -246 B, the same changes (22,562 B); then 22.55 kB: -61 B, the same (22,501 B); then 22.45 kB: -100 B, the result screen's English (22,401 B).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -49,9 +51,9 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 /** Each budget: one file, or a set of files (the main bundle and every file it may load later). */
 export const BUDGETS: Record<string, { files: () => string[]; budget: number }> = {
-  'dist/billing-pay.js': { files: () => ['dist/billing-pay.js'], budget: 20_050 },
-  'dist/billing-pay.js and all it may load': { files: () => ['dist/billing-pay.js', ...laterFiles()], budget: 32_300 },
-  'dist/billing-pay-account.js': { files: () => ['dist/billing-pay-account.js'], budget: 22_550 },
+  'dist/billing-pay.js': { files: () => ['dist/billing-pay.js'], budget: 19_950 },
+  'dist/billing-pay.js and all it may load': { files: () => ['dist/billing-pay.js', ...laterFiles()], budget: 32_400 },
+  'dist/billing-pay-account.js': { files: () => ['dist/billing-pay-account.js'], budget: 22_450 },
 };
 
 /** The files a bundle loads later, pinned by it: a language's texts (`billing-pay-*.json`), the late modules. */

@@ -9,7 +9,7 @@ import { errorText, type PayError } from './pay-error.js';
 
 /**
  * The element's texts with the submit chain's: a language file is whole, and English is completed as this module
- * loads (`completeEnglish`); anything else is a fault of the build.
+ * loads (`addEnglish`); anything else is a fault of the build.
  */
 export function whole(t: FirstTexts): Texts {
   if (!('problems' in t && 'missing' in t)) throw new Error('billing-pay: the submit chain came without its texts');

@@ -3,9 +3,9 @@
  * check of the payment page it answers, the duplicate question and the autopayment disclosure (checkout.ts), with
  * their English texts.
  */
-import { completeEnglish } from '../texts/catalog.js';
-import { EN } from '../texts/en-checkout.js';
+import { addEnglish } from '../texts/catalog.js';
+import { EN_CHECKOUT } from '../texts/en-checkout.js';
 
-completeEnglish(EN);
+addEnglish(EN_CHECKOUT);
 
 export { Checkout } from '../checkout.js';

@@ -9,12 +9,18 @@ import type { BillingPayReturnDetail } from '../events.js';
 import { dateFormatOf } from '../formats.js';
 import { fill } from '../i18n.js';
 import { formatMoney } from '../money.js';
+import { addEnglish } from '../texts/catalog.js';
+import { RETURN_LABELS_EN } from '../texts/en-return.js';
+import type { FirstTexts, ReturnLabelKey } from '../texts/types.js';
+
+addEnglish({ labels: RETURN_LABELS_EN });
 
 export { forget, remember, take } from '../return-store.js';
 
 /** What was sent, row by row: system, amount, agreement, payment id, time. */
 export function resultRows(d: BillingPayReturnDetail, c: FieldsContext, system: string): [string, string][] {
-  const { labels, kinds } = c.t;
+  const labels = resultLabels(c.t);
+  const { kinds } = c.t;
   const time = dateFormatOf(c.locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(d.time));
   return [
     [labels.system, system],
@@ -34,7 +40,7 @@ export function resultScreen(
   c: FieldsContext,
   onAction: () => void,
 ): { said: TemplateResult; screen: TemplateResult } {
-  const { labels } = c.t;
+  const labels = resultLabels(c.t);
   const system = systemName(c, d.system);
   const sent = d.outcome === 'sent';
   return {
@@ -44,4 +50,10 @@ export function resultScreen(
       </dl>
       <button part="button" type="button" @click=${onAction}>${sent ? labels.another : labels.retry}</button>`,
   };
+}
+
+/** The element's labels with the result screen's: a language file has them, and English gets them as this module loads. */
+function resultLabels(t: FirstTexts): FirstTexts['labels'] & Record<ReturnLabelKey, string> {
+  if (!('result_id' in t.labels)) throw new Error('billing-pay: the result screen came without its texts');
+  return t.labels as FirstTexts['labels'] & Record<ReturnLabelKey, string>;
 }

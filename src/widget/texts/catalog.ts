@@ -10,11 +10,17 @@ import type { FirstTexts, Lang, PaymentMethodsTexts, Texts } from './types.js';
 
 /** One language's texts for both elements. */
 export interface Catalog {
-  /** Whole in a language file and once English is completed (`completeEnglish`); the first screen's until then. */
+  /** Whole in a language file, and in English once the late modules added theirs (`addEnglish`); the first screen's until then. */
   pay: FirstTexts;
   /** In a language file; English's are in `<billing-payment-methods>` itself (`METHODS_EN`), not in every bundle. */
   methods?: PaymentMethodsTexts;
 }
+
+/** Part of the English texts, as a late module brings it. */
+export type EnglishPart = Partial<Omit<Texts, 'labels' | 'errors'>> & {
+  labels?: Partial<Texts['labels']>;
+  errors?: Partial<Texts['errors']>;
+};
 
 /** Set by the build: each language file's name (beside the bundle) and integrity. */
 declare const __BP_TEXTS__: Record<Exclude<Lang, 'en'>, { file: string; integrity: string }>;
@@ -28,11 +34,14 @@ export function catalogOf(lang: Lang): Catalog | undefined {
 }
 
 /**
- * The whole English, with the submit chain's texts (texts/en-checkout.ts, in its late module): a new catalog, so every
- * element's texts are layered again at its next update.
+ * English a late module brings for what it says (the submit chain's texts, the result screen's labels), added to the
+ * catalog: a new one, so every element's texts are layered again at its next update.
  */
-export function completeEnglish(en: Texts): void {
-  catalogs.en = { pay: en };
+export function addEnglish(part: EnglishPart): void {
+  const { pay } = catalogs.en!;
+  catalogs.en = {
+    pay: { ...pay, ...part, labels: { ...pay.labels, ...part.labels }, errors: { ...pay.errors, ...part.errors } },
+  };
 }
 
 /** A language's texts, fetched once; a failed fetch may be tried again. */

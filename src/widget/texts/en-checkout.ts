@@ -5,6 +5,7 @@
  */
 import { FORM_PROBLEM_TEXTS_EN } from '../../eps/messages.js';
 import { EN_FIRST } from './en.js';
+import { RETURN_LABELS_EN } from './en-return.js';
 import type { ErrorTexts, Texts } from './types.js';
 
 export const CHECKOUT_LABELS_EN = {
@@ -29,7 +30,8 @@ const FIX_EN = 'Please correct the highlighted fields.';
 const BUSY_EN = 'The payment service is busy. Try again {wait}.';
 const NO_ANSWER_EN = 'No answer came in time: the payment may have been made. Check before paying again.';
 
-const EN_CHECKOUT = {
+/** What the submit chain adds to the first screen's English as it loads (`addEnglish`). */
+export const EN_CHECKOUT = {
   labels: CHECKOUT_LABELS_EN,
   problems: FORM_PROBLEM_TEXTS_EN,
   errors: {
@@ -67,14 +69,14 @@ const EN_CHECKOUT = {
   errors: Omit<ErrorTexts, 'load_failed' | 'internal_error'>;
 };
 
-/** The whole English of `<billing-pay>`: the first screen's, then the submit chain's. */
+/** The whole English of `<billing-pay>`: the first screen's, then the submit chain's and the result screen's. */
 export const EN: Texts = /* @__PURE__ */ whole();
 
 // A call marked pure, not a literal of spreads: a bundle that takes only the first screen's texts drops it all.
 function whole(): Texts {
   return {
     ...EN_FIRST,
-    labels: { ...EN_FIRST.labels, ...CHECKOUT_LABELS_EN },
+    labels: { ...EN_FIRST.labels, ...CHECKOUT_LABELS_EN, ...RETURN_LABELS_EN },
     errors: { ...EN_CHECKOUT.errors, ...EN_FIRST.errors },
     problems: EN_CHECKOUT.problems,
     missing: EN_CHECKOUT.missing,

@@ -1,6 +1,7 @@
 /**
  * `<billing-pay>`'s English texts of the first screen (`EN_FIRST`); the submit chain brings the rest (texts/en-checkout.ts,
- * where `EN` is the whole), and `<billing-payment-methods>` its own (texts/en-methods.ts). Their keys are those of
+ * where `EN` is the whole), the return its result screen's (texts/en-return.ts), and `<billing-payment-methods>` its own
+ * (texts/en-methods.ts). Their keys are those of
  * every language.
  */
 import type { FirstTexts } from './types.js';
@@ -32,19 +33,11 @@ export const FIRST_LABELS_EN = {
   error_origin: 'Payments cannot be taken on this page yet. Please tell the shop.',
   retry: 'Try again',
   no_systems: 'No payment system is available.',
-  result_sent_title: 'Payment sent to {system}',
-  result_sent:
-    'If you completed it on the payment page, the balance changes once {system} confirms it. This page cannot see the outcome: your receipt and balance will show it.',
-  result_failed_title: 'Payment not completed',
-  result_failed: 'Nothing was charged. You can try again with the same details.',
-  result_id: 'Payment ID',
-  result_time: 'Started',
-  another: 'Make another payment',
 };
 
 /**
  * What the first screen says, and a late module that could not be had: the rest (texts/en-checkout.ts) comes with the
- * submit chain (`completeEnglish`, texts/catalog.ts).
+ * submit chain (`addEnglish`, texts/catalog.ts).
  */
 export const EN_FIRST = {
   labels: FIRST_LABELS_EN,

@@ -6,12 +6,14 @@ import type { SystemId } from '../../eps/systems.js';
 import type { FaultCode, WidgetErrorCode } from '../pay-error.js';
 import type { CHECKOUT_LABELS_EN } from './en-checkout.js';
 import type { FIRST_LABELS_EN } from './en.js';
+import type { RETURN_LABELS_EN } from './en-return.js';
 import type { METHODS_EN } from './en-methods.js';
 
 export type Lang = 'en' | 'ru';
 
 export type FirstLabelKey = keyof typeof FIRST_LABELS_EN;
-export type LabelKey = FirstLabelKey | keyof typeof CHECKOUT_LABELS_EN;
+export type ReturnLabelKey = keyof typeof RETURN_LABELS_EN;
+export type LabelKey = FirstLabelKey | keyof typeof CHECKOUT_LABELS_EN | ReturnLabelKey;
 /** What the payer is told for each error code; `{wait}`: when to try again ("in 30 seconds"). */
 export type ErrorTexts = Record<Exclude<ErrorCode | WidgetErrorCode, FaultCode>, string> &
   Partial<Record<FaultCode, string>>;
