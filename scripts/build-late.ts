@@ -28,7 +28,7 @@ const keyOf = (id: string) => relative(ROOT, id).split('\\').join('/');
  * The bundle's modules a late module may carry a copy of: the shared model and the widget's stateless helpers and
  * English texts (no class checked by `instanceof`, no cache, no registry). Any other is always borrowed.
  */
-const COPYABLE = /^src\/eps\/|^src\/widget\/(request|framing|form-model|i18n|texts\/en[\w-]*)\.ts$/;
+const COPYABLE = /^src\/eps\/|^src\/widget\/(request|framing|form-model|i18n|error-text|texts\/en[\w-]*)\.ts$/;
 
 const outputOf = (result: Awaited<ReturnType<typeof build>>) =>
   (Array.isArray(result) ? result[0]! : (result as Rollup.RollupOutput)).output;

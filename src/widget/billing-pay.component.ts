@@ -521,7 +521,7 @@ export class BillingPay extends BillingElement {
    * allow gets a neutral line, and its developer the fix in the console.
    */
   private report(failure: PayError, loading = false): void {
-    const { t, locale } = this.localize.speech();
+    const { t } = this.localize.speech();
     const v = this.view();
     if (loading) this.loadFailure = failure;
     else this.submit = { name: 'error', failure };
@@ -535,7 +535,7 @@ export class BillingPay extends BillingElement {
       ? loadFailureText(t, failure)
       : checkout
         ? checkout.failureText(failure)
-        : firstFailureText(t, locale, failure);
+        : firstFailureText(t, failure);
     const fields = failure.fields && !loading ? checkout?.fieldTexts(failure.fields) : undefined;
     emit(this, 'billing-pay-error', { code: failure.code, message, ...(fields && { fields }) });
     // A repeated "Try again" took its button away while it loaded: give the focus back to the new one.

@@ -7,7 +7,8 @@ import { fill, type FirstTexts, type PaymentMethodsTexts } from './i18n.js';
 import { LocalizeController } from './localize.js';
 import { METHODS_EN } from './texts/en-methods.js';
 import { framedError, framingRefused } from './framing.js';
-import { errorText, toPayError, type PayError } from './pay-error.js';
+import { errorText } from './error-text.js';
+import { toPayError, type PayError } from './pay-error.js';
 import type { ReadyState } from './readiness.js';
 import { disablePaymentMethod, fetchPaymentMethods, type SavedPaymentMethod } from './session-client.js';
 

@@ -5,7 +5,8 @@
 import { LOOKUPS, type LookupKind } from '../eps/lookup.js';
 import { unshownProblems, type FormView } from './form-model.js';
 import { problemOf, type FirstTexts, type Texts } from './i18n.js';
-import { errorText, type PayError } from './pay-error.js';
+import { errorText } from './error-text.js';
+import type { PayError } from './pay-error.js';
 
 /**
  * The element's texts with the submit chain's: a language file is whole, and English is completed as this module

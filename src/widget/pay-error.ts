@@ -1,9 +1,8 @@
 /**
  * The widget's failures: one error type (`PayError`) of a small closed set of types, the widget's own codes beside the
- * relay's, and the one function that words a failure for the payer. Both elements use it.
+ * relay's. Both elements use it; error-text.ts words a failure for the payer.
  */
 import type { ErrorCode } from '../eps/errors.js';
-import { fill } from './i18n.js';
 
 /** The widget's own failure codes, beside the relay's `ErrorCode`s. */
 export const WIDGET_ERROR_CODES = [
@@ -88,21 +87,4 @@ export function duplicateOf(error: unknown): DuplicatePayment | null {
 /** Any failure as a `PayError` (an unexpected one is an `internal_error` that keeps its cause). */
 export function toPayError(error: unknown): PayError {
   return error instanceof PayError ? error : new PayError('relay', 'internal_error', String(error), { cause: error });
-}
-
-/**
- * What the payer is told of a failure: the text of its code in `texts`, else `fallback`, with `{wait}` filled in
- * (when to try again: the relay's `Retry-After`, else a minute) in the words of `locale`.
- */
-export function errorText(
-  texts: Partial<Record<string, string>>,
-  failure: PayError,
-  locale: string,
-  fallback: string,
-): string {
-  const seconds = failure.retryAfter ?? 60;
-  const [count, unit] = seconds >= 60 ? [Math.ceil(seconds / 60), 'minute' as const] : [seconds, 'second' as const];
-  // Own keys only: a code such as `constructor` from a proxy is a code without a text.
-  const text = Object.hasOwn(texts, failure.code) ? texts[failure.code] : undefined;
-  return fill(text ?? fallback, { wait: new Intl.RelativeTimeFormat(locale).format(count, unit) });
 }

@@ -6,7 +6,7 @@
  */
 import type { FormView } from './form-model.js';
 import type { FirstTexts } from './i18n.js';
-import { errorText, type PayError } from './pay-error.js';
+import type { PayError } from './pay-error.js';
 import type { ReadyState } from './readiness.js';
 import type { SubmitState } from './payment-sender.js';
 
@@ -17,8 +17,8 @@ export function loadFailureText(t: FirstTexts, failure: PayError | null): string
 }
 
 /** A failure's words from the first screen's texts: a late module that could not be had, else a fault of the site. */
-export function firstFailureText(t: FirstTexts, locale: string, failure: PayError): string {
-  return errorText(t.errors, failure, locale, t.errors.internal_error);
+export function firstFailureText(t: FirstTexts, failure: PayError): string {
+  return failure.code === 'load_failed' ? t.errors.load_failed : t.errors.internal_error;
 }
 
 export interface StatusContext {
@@ -41,7 +41,7 @@ export function statusText(c: StatusContext, ready: ReadyState, submit: SubmitSt
     case 'redirecting':
       return labels.redirecting;
     case 'error':
-      return c.errorLine ? c.errorLine(submit.failure) : firstFailureText(c.t, c.locale, submit.failure);
+      return c.errorLine ? c.errorLine(submit.failure) : firstFailureText(c.t, submit.failure);
     default:
       return '';
   }
