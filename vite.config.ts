@@ -14,6 +14,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import { hashedName, integrityOf } from './src/relay/assets/widget-assets.js';
+import { systemForms } from './src/widget/system-form.js';
 import { METHODS_RU, RU } from './src/widget/texts/ru.js';
 
 /**
@@ -95,6 +96,7 @@ export function builtFile({ pageBundle = false } = {}): UserConfig {
         ),
       ),
       __BP_CURRENCY_SYMBOLS__: JSON.stringify(currencySymbols()),
+      __BP_SYSTEM_FORMS__: JSON.stringify(systemForms()),
       __BP_LATE__: JSON.stringify(
         Object.fromEntries(Object.entries(late).map(([name, { file, integrity }]) => [name, { file, integrity }])),
       ),

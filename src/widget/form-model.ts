@@ -4,10 +4,9 @@
  * Its check on Pay is form-check.ts, loaded after the first screen.
  */
 import { isLookupKind, LOOKUPS, SESSION_LOOKUP_KIND, type LookupKind } from '../eps/lookup.js';
-import { canSaveMethod, SYSTEMS } from '../eps/systems.js';
 import type { OfferedSystem, PaymentOptions } from '../eps/relay-api.js';
 import type { Entries } from './payer-entries.js';
-import { takes } from './request.js';
+import { SYSTEM_FORMS } from './system-form.js';
 
 /**
  * The text fields a person types into: one receipt contact (an e-mail or a phone, told apart as typed) stands for the
@@ -104,19 +103,16 @@ export function formView(input: FormInput): FormView {
   const listed = lookup.filter(isLookupKind);
   const kinds = listed.length ? [...new Set(listed)] : ([5] as LookupKind[]);
   const kind = preset ? kinds[0]! : (kinds.find((k) => k === input.chosenKind) ?? kinds[0]!);
-  const spec = system && SYSTEMS[system.id];
-  const canSave = Boolean(system?.canSave && canSaveMethod(system.id));
-  const linkOnly = canSave && input.allowLinkOnly && Boolean(system?.linkOnly && spec?.linkOnly);
-  const saveParams = canSave ? Object.keys({ ...spec!.autopay, ...spec!.linkOnly }) : [];
+  const form = system && SYSTEM_FORMS[system.id];
+  const takes = (name: string) => Boolean(form?.takes.includes(name));
+  const canSave = Boolean(system?.canSave && form?.canSave);
+  const linkOnly = canSave && input.allowLinkOnly && Boolean(system?.linkOnly && form?.linkOnly);
+  const saveParams = canSave ? form!.saveParams : [];
 
-  const takesComment = Boolean(system && takes(system.id, 'comment'));
+  const takesComment = takes('comment');
   const commentShown = takesComment && (input.showComment || input.commentOpen || Boolean(input.values.comment));
   const optional = (['contact', 'name', 'comment'] as const).filter((name) =>
-    name === 'contact'
-      ? system && takes(system.id, 'email')
-      : name === 'comment'
-        ? commentShown
-        : system && takes(system.id, name),
+    name === 'contact' ? takes('email') : name === 'comment' ? commentShown : takes(name),
   );
   const textFields: TextField[] = system
     ? [
