@@ -82,7 +82,7 @@ export function builtFile({ pageBundle = false } = {}): UserConfig {
     publicDir: false,
     plugins: [
       minifyTemplates(),
-      ...(pageBundle ? [compiledTemplates(), compileHint()] : []),
+      ...(pageBundle ? [compiledTemplates(), partsOnly(), compileHint()] : []),
       textFiles(),
       sharedWithLate(late),
     ],
@@ -276,6 +276,40 @@ function compileHint(): Plugin {
     generateBundle(_, bundle) {
       for (const chunk of Object.values(bundle))
         if (chunk.type === 'chunk') chunk.code = `//# allFunctionsCalledOnLoad\n${chunk.code}`;
+    },
+  };
+}
+
+/**
+ * The prepared templates take Lit's part classes from `lit-html/private-ssr-support.js`, whose one exported object also
+ * holds the server renderer's helpers; a bundler cannot drop a property of an object it keeps. This keeps of that
+ * object only its part classes (`…Part`), as Lit's file writes them, and fails the build when the file has another shape.
+ */
+function partsOnly(): Plugin {
+  return {
+    name: 'billing-pay:lit-parts-only',
+    apply: 'build',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/[\\/]lit-html[\\/]private-ssr-support\.js$/.test(id)) return null;
+      const file = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true);
+      const objects: ts.ObjectLiteralExpression[] = [];
+      const visit = (node: ts.Node): void => {
+        if (ts.isVariableDeclaration(node) && node.initializer && ts.isObjectLiteralExpression(node.initializer))
+          objects.push(node.initializer);
+        ts.forEachChild(node, visit);
+      };
+      visit(file);
+      const parts = (o: ts.ObjectLiteralExpression) =>
+        o.properties.filter((p) => ts.isPropertyAssignment(p) && /Part$/.test(p.name.getText(file)));
+      const lent = objects.filter((o) => parts(o).length > 0);
+      if (lent.length !== 1) throw new Error(`${id}: not one object of Lit's part classes (${lent.length})`);
+      const [object] = lent as [ts.ObjectLiteralExpression];
+      const kept = parts(object).map((p) => p.getText(file));
+      return {
+        code: `${code.slice(0, object.getStart(file))}{${kept.join(',')}}${code.slice(object.getEnd())}`,
+        map: null,
+      };
     },
   };
 }
