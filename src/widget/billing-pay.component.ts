@@ -15,7 +15,7 @@ import type { FormInput, FormView, ValueKey } from './form-model.js';
 import { LocalizeController } from './localize.js';
 import { PayError } from './pay-error.js';
 import { firstFailureText, loadFailureText, statusText } from './pay-messages.js';
-import { PayerEntries } from './payer-entries.js';
+import { PayerEntries, type EntriesPatch } from './payer-entries.js';
 import { loadReturn, PaymentReturn, whenIdle } from './payment-return.js';
 import { warmFormats } from './formats.js';
 import { loadLate } from './late/load.js';
@@ -417,29 +417,14 @@ export class BillingPay extends BillingElement {
   };
 
   /**
-   * Leaves the result screen for the form: "Try again" (after a payment not completed) with every value that was sent
-   * (the remembered attempt's), else
-   * "Make another payment" with the form as the page set it.
+   * Leaves the result screen for the form (its "Try again" or "Make another payment"): with the values the result
+   * screen puts back, Pay takes the focus; else the form is as the page set it, and its first field does.
    */
-  private onResultAction = () => {
-    const back = this.returned.fired!;
-    const sent = this.returned.tryAgain;
+  private onResultClose = (restore: EntriesPatch | null) => {
     this.resultClosed = true;
     this.returned.clear();
-    if (back.outcome === 'not_completed') {
-      const { locale } = this.localize.speech();
-      this.entries.set({
-        chosenSystem: back.system,
-        chosenKind: back.lookup,
-        values: {
-          amount: formatAmount(back.amount, locale),
-          lookupValue: back.agreement,
-          ...(sent && { contact: sent.email || sent.phone, name: sent.name, comment: sent.comment }),
-        },
-        ...(sent && { save: sent.save, linkOnly: sent.linkOnly, commentOpen: sent.comment !== '' }),
-      });
-    }
-    void this.focusLater(back.outcome === 'not_completed' ? 'button[type="submit"]' : 'input');
+    if (restore) this.entries.set(restore);
+    void this.focusLater(restore ? 'button[type="submit"]' : 'input');
   };
 
   /** `return-url` resolved against the page (a relative one too), else the page itself; as typed when unparsable. */
@@ -599,7 +584,7 @@ export class BillingPay extends BillingElement {
     };
     const back = this.resultClosed ? null : this.returned.fired;
     // A return is said only once its module is here (`fired` comes after it).
-    const result = back && this.returned.module?.resultScreen(back, c, this.onResultAction);
+    const result = back && this.returned.module?.resultScreen(back, c, this.returned.tryAgain, this.onResultClose);
     const submit = this.submit;
     const working = submit.name === 'sending' || submit.name === 'redirecting';
     const error = failed || submit.name === 'error';

@@ -18,6 +18,9 @@ export interface Entries {
   problems: Record<string, string>;
 }
 
+/** A change of the entries: any of them, and any of the values. */
+export type EntriesPatch = Partial<Omit<Entries, 'values'>> & { values?: Partial<Record<ValueKey, string>> };
+
 export class PayerEntries implements ReactiveController {
   private current: Entries = {
     chosenSystem: null,
@@ -40,7 +43,7 @@ export class PayerEntries implements ReactiveController {
   }
 
   /** Changes some entries (`values` key by key). */
-  set(patch: Partial<Omit<Entries, 'values'>> & { values?: Partial<Record<ValueKey, string>> }): void {
+  set(patch: EntriesPatch): void {
     this.current = { ...this.current, ...patch, values: { ...this.current.values, ...patch.values } };
     this.host.requestUpdate();
   }

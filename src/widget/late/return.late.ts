@@ -9,6 +9,9 @@ import type { BillingPayReturnDetail } from '../events.js';
 import { dateFormatOf } from '../formats.js';
 import { fill } from '../i18n.js';
 import { formatMoney } from '../money.js';
+import type { EntriesPatch } from '../payer-entries.js';
+import type { ReturnFormValues } from '../payment-return.js';
+import { formatAmount } from '../../eps/locale-amount.js';
 import { addEnglish } from '../texts/catalog.js';
 import { RETURN_LABELS_EN } from '../texts/en-return.js';
 import type { FirstTexts, ReturnLabelKey } from '../texts/types.js';
@@ -38,7 +41,8 @@ export function resultRows(d: BillingPayReturnDetail, c: FieldsContext, system: 
 export function resultScreen(
   d: BillingPayReturnDetail,
   c: FieldsContext,
-  onAction: () => void,
+  values: ReturnFormValues | null,
+  onClose: (restore: EntriesPatch | null) => void,
 ): { said: TemplateResult; screen: TemplateResult } {
   const labels = resultLabels(c.t);
   const system = systemName(c, d.system);
@@ -48,7 +52,7 @@ export function resultScreen(
     screen: html`<dl class="result" part="result">
         ${resultRows(d, c, system).map(([term, value]) => html`<div><dt>${term}</dt><dd>${value}</dd></div>`)}
       </dl>
-      <button part="button" type="button" @click=${onAction}>${sent ? labels.another : labels.retry}</button>`,
+      <button part="button" type="button" @click=${() => onClose(sent ? null : tryAgain(d, c.locale, values))}>${sent ? labels.another : labels.retry}</button>`,
   };
 }
 
@@ -56,4 +60,21 @@ export function resultScreen(
 function resultLabels(t: FirstTexts): FirstTexts['labels'] & Record<ReturnLabelKey, string> {
   if (!('result_id' in t.labels)) throw new Error('billing-pay: the result screen came without its texts');
   return t.labels as FirstTexts['labels'] & Record<ReturnLabelKey, string>;
+}
+
+/**
+ * "Try again" after a payment not completed: the form as it was sent, every value of the remembered attempt (the
+ * amount in the form's own locale); without them, the payment's own system, amount and agreement.
+ */
+function tryAgain(d: BillingPayReturnDetail, locale: string, values: ReturnFormValues | null): EntriesPatch {
+  return {
+    chosenSystem: d.system,
+    chosenKind: d.lookup,
+    values: {
+      amount: formatAmount(d.amount, locale),
+      lookupValue: d.agreement,
+      ...(values && { contact: values.email || values.phone, name: values.name, comment: values.comment }),
+    },
+    ...(values && { save: values.save, linkOnly: values.linkOnly, commentOpen: values.comment !== '' }),
+  };
 }
