@@ -31,12 +31,12 @@
  *   made before it arrived that counts only for an element still in the page, with its form, and (with Save on) after
  *   the disclosure was shown: 20,893 B; then 20.8 kB: -115 B, the submit chain's words (a payment's failure, the fields'
  *   problems, the status line's error) with it, the first screen typed to read only its own texts: 20,778 B; then
- *   20.85 kB: +24 B, V8's compile hint on the first line (eagerly compiled off the main thread while the bundle
- *   downloads: -26 ms before ready at 4 × CPU): 20,802 B; then 20.5 kB: -333 B, the loan to the late modules as one
+ *   20.85 kB: +24 B, V8's compile hint on the first line (all compiled at once, not function by function as the
+ *   first screen runs: 16-26 ms sooner ready at 4 × CPU): 20,802 B; then 20.5 kB: -333 B, the loan to the late modules as one
  *   array of values per late module, read by position (no module path or export name written for it): 20,469 B; then
  *   20.35 kB: -163 B, the check for a foreign frame with the submit chain (the first screen does not act): 20,306 B;
- *   then 20.15 kB: -189 B, the attempt's return addresses, its remembering and its id with the submit chain: 20,117 B; then
- *   20.05 kB: -73 B, the form's model and the texts' helpers copied into the submit chain where the first screen does
+ *   then 20.15 kB: -189 B, the attempt's return addresses, its remembering and its id with the submit chain:
+ *   20,117 B; then 20.05 kB: -73 B, the form's model and the texts' helpers copied into the submit chain where the first screen does
  *   not keep what it takes (`unshownProblems`, `problemOf`), not kept in the bundle for it: 20,044 B; then 19.95 kB:
  *   -129 B, the result screen's English with the return's late module, each late module adding its English to the
  *   first screen's (`addEnglish`) instead of the submit chain lending the whole: 19,915 B; then 19.8 kB: -117 B,

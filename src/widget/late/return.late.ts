@@ -56,7 +56,7 @@ export function resultScreen(
   };
 }
 
-/** The element's labels with the result screen's: a language file has them, and English gets them as this module loads. */
+/** The element's labels with the result screen's: a language file has them; English gets them as this module loads. */
 function resultLabels(t: FirstTexts): FirstTexts['labels'] & Record<ReturnLabelKey, string> {
   if (!('result_id' in t.labels)) throw new Error('billing-pay: the result screen came without its texts');
   return t.labels as FirstTexts['labels'] & Record<ReturnLabelKey, string>;

@@ -10,7 +10,10 @@ import type { FirstTexts, Lang, PaymentMethodsTexts, Texts } from './types.js';
 
 /** One language's texts for both elements. */
 export interface Catalog {
-  /** Whole in a language file, and in English once the late modules added theirs (`addEnglish`); the first screen's until then. */
+  /**
+   * Whole in a language file, and in English once the late modules added theirs (`addEnglish`); the first screen's until
+   * then.
+   */
   pay: FirstTexts;
   /** In a language file; English's are in `<billing-payment-methods>` itself (`METHODS_EN`), not in every bundle. */
   methods?: PaymentMethodsTexts;
