@@ -16,7 +16,7 @@ import type { PaymentAnswer } from '../eps/relay-api.js';
 import type { PaymentRequest } from '../eps/request.js';
 import { isPaymentPage } from '../eps/url.js';
 import { PayError, toPayError } from './pay-error.js';
-import { readAnswer, relayUrl, request, sleep } from './relay-client.js';
+import { errorOf, readAnswer, relayError, relayUrl, request, sleep } from './relay-client.js';
 
 /** A network failure of one attempt is retried this many times, with the same idempotency key. */
 const NETWORK_RETRIES = 1;
@@ -129,12 +129,39 @@ export async function postPayment(
     }
   }
   // A 201 without a page (`PaymentAnswer`) is a bad answer: the payment exists, but there is nowhere to send the client.
-  return readAnswer(answer, (result) => {
-    const { redirect_url: url, payment } = (isRecord(result) ? result : {}) as Partial<
-      Record<keyof PaymentAnswer, unknown>
-    >;
-    const id = isRecord(payment) ? payment.payment_id : undefined;
-    return typeof url === 'string' && url ? { url, paymentId: id === undefined ? '' : String(id) } : undefined;
+  return readAnswer(
+    answer,
+    (result) => {
+      const { redirect_url: url, payment } = (isRecord(result) ? result : {}) as Partial<
+        Record<keyof PaymentAnswer, unknown>
+      >;
+      const id = isRecord(payment) ? payment.payment_id : undefined;
+      return typeof url === 'string' && url ? { url, paymentId: id === undefined ? '' : String(id) } : undefined;
+    },
+    paymentError,
+  );
+}
+
+/**
+ * The relay's refusal of a payment: `relayError`, with its fields' problem keys (`{problem, message}` on the wire: a
+ * validation failure) and a duplicate's `earlier_at`.
+ */
+export function paymentError(answer: Response, body: unknown): PayError {
+  const failure = relayError(answer, body);
+  const error = errorOf(body);
+  const fields = isRecord(error.fields)
+    ? Object.fromEntries(
+        Object.entries(error.fields).flatMap(([path, f]) =>
+          isRecord(f) && typeof f.problem === 'string' ? [[path, f.problem]] : [],
+        ),
+      )
+    : undefined;
+  const earlier = typeof error.earlier_at === 'string' ? new Date(error.earlier_at) : null;
+  return new PayError(fields ? 'validation' : failure.type, failure.code, failure.message, {
+    fields,
+    retryAfter: failure.retryAfter,
+    earlierAt: earlier && !Number.isNaN(earlier.getTime()) ? earlier : null,
+    cause: failure.cause,
   });
 }
 

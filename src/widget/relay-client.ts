@@ -8,7 +8,7 @@ import { isBillingCode, type ErrorCode } from '../eps/errors.js';
 import { isRecord } from '../eps/is-record.js';
 import type { ErrorAnswer, OfferedSystem, PaymentOptions } from '../eps/relay-api.js';
 import { SYSTEM_IDS } from '../eps/systems.js';
-import { PayError, type PayErrorType } from './pay-error.js';
+import { PayError } from './pay-error.js';
 
 /** How long one request may take before it counts as a network failure. */
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -88,10 +88,14 @@ export async function request(url: string, init: RequestInit & { signal: AbortSi
 }
 
 /**
- * A relay answer: an error answer is thrown as its `PayError` (`relayError`); a success is its JSON body read by
- * `read`, and a body that is not JSON or that `read` does not accept (`undefined`) is a `bad_answer`.
+ * A relay answer: an error answer is thrown as its `PayError` (`failure`, by default `relayError`); a success is its
+ * JSON body read by `read`, and a body that is not JSON or that `read` does not accept (`undefined`) is a `bad_answer`.
  */
-export async function readAnswer<T>(answer: Response, read: (body: unknown) => T | undefined): Promise<T> {
+export async function readAnswer<T>(
+  answer: Response,
+  read: (body: unknown) => T | undefined,
+  failure: (answer: Response, body: unknown) => PayError = relayError,
+): Promise<T> {
   let body: unknown;
   let json = true;
   try {
@@ -99,37 +103,30 @@ export async function readAnswer<T>(answer: Response, read: (body: unknown) => T
   } catch (error) {
     [body, json] = [error, false];
   }
-  if (!answer.ok) throw relayError(answer, json ? body : undefined);
+  if (!answer.ok) throw failure(answer, json ? body : undefined);
   const value = json ? read(body) : undefined;
   if (value === undefined)
     throw new PayError('relay', 'bad_answer', 'The relay answered with an unexpected shape.', { cause: body });
   return value;
 }
 
+/** The `error` object of a relay's error answer (`ErrorAnswer`), read field by field; `{}` for any other body. */
+export function errorOf(body: unknown): Partial<Record<keyof ErrorAnswer['error'], unknown>> {
+  return isRecord(body) && isRecord(body.error) ? body.error : {};
+}
+
 /**
- * The relay's error answer (`ErrorAnswer`): its code, its fields' problem keys (`{problem, message}` on the wire),
- * `Retry-After`, a duplicate's `earlier_at`. Read field by field: an answer that is not the relay's (a proxy's page) still gives a `PayError`.
+ * The relay's error answer: its code, its message and `Retry-After` (a payment's refusal says more: its fields and a
+ * duplicate's time, read by the submit chain). An answer that is not the relay's (a proxy's page) still gives one.
  */
 export function relayError(answer: Response, body: unknown): PayError {
   const { status } = answer;
-  const error: Partial<Record<keyof ErrorAnswer['error'], unknown>> =
-    isRecord(body) && isRecord(body.error) ? body.error : {};
+  const error = errorOf(body);
   const code = typeof error.code === 'string' ? (error.code as ErrorCode) : (`http_${status}` as const);
   const message = typeof error.message === 'string' ? error.message : `The relay answered ${status}.`;
-  const fields = isRecord(error.fields)
-    ? Object.fromEntries(
-        Object.entries(error.fields).flatMap(([path, f]) =>
-          isRecord(f) && typeof f.problem === 'string' ? [[path, f.problem]] : [],
-        ),
-      )
-    : undefined;
   const wait = Number(answer.headers.get('retry-after'));
-  const earlier = typeof error.earlier_at === 'string' ? new Date(error.earlier_at) : null;
-  const type: PayErrorType = fields ? 'validation' : isBillingCode(code) ? 'billing' : 'relay';
-  return new PayError(type, code, message, {
-    fields,
+  return new PayError(isBillingCode(code) ? 'billing' : 'relay', code, message, {
     retryAfter: wait > 0 ? wait : undefined,
-    earlierAt: earlier && !Number.isNaN(earlier.getTime()) ? earlier : null,
     cause: { status, body },
   });
 }
