@@ -145,9 +145,11 @@ export function lentInOrder(shared: Record<string, string[]>): { key: string; na
 }
 
 /**
- * Lends the late modules what they borrow from the bundle: fills `SHARED` of src/widget/late/load.ts with one array
- * per late module, of the values the manifest names, in `lentInOrder` (a late module takes them from the page's
- * registry by position: no module path or export name is written into the bundle for it).
+ * Lends the late modules what they borrow from the bundle: fills `SHARED` of src/widget/late/load.ts with one function
+ * per late module that answers the values the manifest names, in `lentInOrder` (a late module takes them from the
+ * page's registry by position: no module path or export name is written into the bundle for it). A function, read when
+ * the late module runs: `load.ts` runs before some of the modules it lends from (they import it), whose values are not
+ * there yet while it runs.
  */
 function sharedWithLate(late: LateManifest): Plugin {
   const modules = [...new Set(Object.values(late).flatMap((m) => Object.keys(m.shared)))].sort();
@@ -167,7 +169,7 @@ function sharedWithLate(late: LateManifest): Plugin {
       const entries = Object.entries(late)
         .map(
           ([name, { shared }]) =>
-            `${JSON.stringify(name)}: [${lentInOrder(shared)
+            `${JSON.stringify(name)}: () => [${lentInOrder(shared)
               .map((l) => local(l.key, l.name))
               .join(', ')}]`,
         )

@@ -139,8 +139,10 @@ async function buildLateOnce(
     return `{${lent[key]!.map((n) => `${n}:${LENT}[${at(key, n)}]`).join(',')}}`;
   });
   if (marks !== shared.size) throw new Error(`${name}: ${marks} borrowed modules marked, ${shared.size} borrowed`);
+  // A value missing from the loan fails the load (the payer is told), never runs on as `undefined`.
+  const lentCheck = `if(${LENT}.includes(void 0))throw Error(${JSON.stringify(`billing-pay-${name}: the bundle lent it nothing at a place`)});`;
   return {
-    code: `var ${LENT}=${REGISTRY}.shared[${JSON.stringify(name)}];${code}`,
+    code: `var ${LENT}=${REGISTRY}.shared[${JSON.stringify(name)}]();${lentCheck}${code}`,
     shared: lent,
     names,
   };

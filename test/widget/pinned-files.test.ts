@@ -177,6 +177,45 @@ describe('the files a bundle loads later are pinned', () => {
     await pay(widget);
     expect((await redirect).detail.url).to.match(/\/pay\//);
   });
+
+  it('the late modules get what the bundle lends them: the attempt named in both return addresses, and remembered', async function () {
+    this.timeout(20_000);
+    const { widget, frame } = await openEmbed({ lang: 'en' });
+    const sent = new Promise<CustomEvent>((resolve) =>
+      widget.addEventListener('billing-pay-submit', (e) => resolve(e as CustomEvent), { once: true }),
+    );
+    // The payment page is not opened, but the attempt is remembered as before leaving for it.
+    const left = new Promise<string>((resolve) => {
+      (widget as unknown as { navigate(url: string): void }).navigate = resolve;
+    });
+    await click(widget, 'System B');
+    await type(widget, 'Amount', '10');
+    await type(widget, 'Agreement number', 'AG-1001');
+    await pay(widget);
+    const params = Object.fromEntries(
+      ((await sent).detail as { eps_params: { name: string; value: string }[] }).eps_params.map((p) => [
+        p.name,
+        p.value,
+      ]),
+    );
+    const back = new URL(params.confirmation_return_url!);
+    const failed = new URL(params.return_url_fail!);
+    const id = back.searchParams.get('billing-pay-return');
+    expect(id ?? '', `no attempt in ${back.href}`).to.match(/^[0-9a-f-]{36}$/);
+    expect(failed.searchParams.get('billing-pay-failed'), String(failed)).to.equal(id);
+    expect([...back.searchParams.keys(), ...failed.searchParams.keys()]).to.not.include('undefined');
+    expect(await left).to.match(/\/pay\//);
+    // The frame shares this page's origin and tab: what it remembered is taken away for the tests after this one.
+    const { sessionStorage: tab, localStorage: origin } = frame.contentWindow!;
+    try {
+      expect(tab.getItem('billing-pay-return'), 'the tab holds its attempt').to.not.equal(null);
+      const kept = JSON.parse(origin.getItem('billing-pay-returns') ?? '[]') as { id: string }[];
+      expect(kept.map((a) => a.id)).to.include(id);
+    } finally {
+      tab.removeItem('billing-pay-return');
+      origin.removeItem('billing-pay-returns');
+    }
+  });
 });
 
 describe('Pay pressed before the submit chain is here (held back 1.5 s by the server)', () => {

@@ -11,7 +11,10 @@ import type { LateModules } from './modules.js';
 /** Set by the build: each late module's file name (beside the bundle) and integrity. */
 declare const __BP_LATE__: Record<keyof LateModules, { file: string; integrity: string }>;
 
-/** What this bundle lends each late module, by position; filled by the build (scripts/build-late.ts, vite.config.ts). */
+/**
+ * What this bundle lends each late module: a function per module that answers the values, by position, when the module
+ * runs; filled by the build (scripts/build-late.ts, vite.config.ts).
+ */
 const SHARED: Record<string, unknown> = {};
 
 /** The one registry of a page: the shared modules, and the exports each late module handed in. */
