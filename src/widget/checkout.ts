@@ -192,7 +192,10 @@ export class Checkout {
   /** "Pay again" to the duplicate question: the same request, sent knowingly. */
   private onPayAgain = () => {
     const submit = this.port.submit();
-    if (submit.name === 'duplicate') void this.send(submit.request, true);
+    if (submit.name !== 'duplicate') return;
+    // A frame may have been put around the page since the first press.
+    if (this.framed()) this.port.report(framedError());
+    else void this.send(submit.request, true);
   };
 
   /** "Cancel" to the duplicate question: back to the form as it was. */

@@ -223,6 +223,25 @@ describe('<billing-pay> states', () => {
       expect(second!.headers.get('Idempotency-Key')).to.not.equal(first!.headers.get('Idempotency-Key'));
       expect(navigate.calledOnce).to.be.true;
     });
+
+    it('"Pay again" in a frame of another origin sends nothing and says where to pay', async () => {
+      relay.restore();
+      relay = stubRelay({ payment: () => (relay.payments().length === 1 ? duplicate() : created()) });
+      const el = await filled();
+      await pay(el);
+      await waitUntil(() => button(el, 'Pay again'), 'no question');
+      // Framed since the first press (test/widget/framing.test.ts frames real pages).
+      const { Checkout } = await loadLate('pay');
+      const framed = sinon.stub(Checkout.prototype, 'framed').returns(true);
+      try {
+        button(el, 'Pay again')!.click();
+        await el.updateComplete;
+        expect(status(el)).to.equal('Inside another site this form does not work. Open the shop’s page directly.');
+        expect(relay.payments(), 'only the first press was sent').to.have.length(1);
+      } finally {
+        framed.restore();
+      }
+    });
   });
 
   describe('refusals while loading', () => {
