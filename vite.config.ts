@@ -82,7 +82,7 @@ export function builtFile({ pageBundle = false } = {}): UserConfig {
     publicDir: false,
     plugins: [
       minifyTemplates(),
-      ...(pageBundle ? [compiledTemplates(), partsOnly(), compileHint()] : []),
+      ...(pageBundle ? [compiledTemplates(), partsOnly()] : []),
       textFiles(),
       sharedWithLate(late),
     ],
@@ -123,6 +123,8 @@ export default defineConfig(({ mode }) => {
   const config = builtFile({ pageBundle: true });
   return {
     ...config,
+    // The payment page's bundle is its first screen alone; the account bundle holds two elements, a page shows one.
+    plugins: [...(config.plugins ?? []), ...(mode === 'account' ? [] : [compileHint()])],
     build: {
       ...config.build,
       lib: {
@@ -265,9 +267,9 @@ function compiledTemplates(): Plugin {
 }
 
 /**
- * Marks a page bundle for V8's eager compilation (`//# allFunctionsCalledOnLoad`, Chromium 136+, ignored elsewhere): its
- * functions are compiled at once (off the main thread where the script streams in), not one by one as the first screen
- * calls them. The bundle holds the first screen (what runs later is in the late modules). Slow 4G, CPU 4×: ready 16-26
+ * Marks the payment page's bundle for V8's eager compilation (`//# allFunctionsCalledOnLoad`, Chromium 136+, ignored
+ * elsewhere): its functions are compiled at once (off the main thread where the script streams in), not one by one as
+ * the first screen calls them. The bundle holds the first screen (what runs later is in the late modules). Slow 4G, CPU 4×: ready 16-26
  * ms sooner (the Lit reference element: 5 ms); CPU 1×: no change.
  */
 function compileHint(): Plugin {
@@ -287,13 +289,16 @@ function compileHint(): Plugin {
  * holds the server renderer's helpers; a bundler cannot drop a property of an object it keeps. This keeps of that
  * object only its part classes (`…Part`), as Lit's file writes them, and fails the build when the file has another shape.
  */
+/** The part classes `@lit-labs/compiler`'s prepared templates take from Lit's SSR support object. */
+const PREPARED_PARTS = ['AttributePart', 'PropertyPart', 'BooleanAttributePart', 'EventPart'];
+
 function partsOnly(): Plugin {
   return {
     name: 'billing-pay:lit-parts-only',
     apply: 'build',
     enforce: 'pre',
     transform(code, id) {
-      if (!/[\\/]lit-html[\\/]private-ssr-support\.js$/.test(id)) return null;
+      if (!/[\\/]lit-html[\\/](?:development[\\/])?private-ssr-support\.js$/.test(id)) return null;
       const file = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true);
       const objects: ts.ObjectLiteralExpression[] = [];
       const visit = (node: ts.Node): void => {
@@ -303,11 +308,16 @@ function partsOnly(): Plugin {
       };
       visit(file);
       const parts = (o: ts.ObjectLiteralExpression) =>
-        o.properties.filter((p) => ts.isPropertyAssignment(p) && /Part$/.test(p.name.getText(file)));
+        o.properties.filter(
+          (p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && /Part$/.test(p.name.getText(file)),
+        );
       const lent = objects.filter((o) => parts(o).length > 0);
       if (lent.length !== 1) throw new Error(`${id}: not one object of Lit's part classes (${lent.length})`);
       const [object] = lent as [ts.ObjectLiteralExpression];
       const kept = parts(object).map((p) => p.getText(file));
+      const names = parts(object).map((p) => p.name.getText(file));
+      const missing = PREPARED_PARTS.filter((name) => !names.includes(name));
+      if (missing.length) throw new Error(`${id}: no ${missing.join(', ')} among Lit's part classes`);
       return {
         code: `${code.slice(0, object.getStart(file))}{${kept.join(',')}}${code.slice(object.getEnd())}`,
         map: null,

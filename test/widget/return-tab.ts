@@ -1,7 +1,7 @@
 /**
  * The suite of e2e-return-tab*.test.ts (one file per language: each stays within the runner's time for a file in
  * WebKit). The payer's return in a new tab, end to end: a payment made through the real relay into the billing sandbox with the
- * attempt named in its return addresses (`PaymentReturn.returnUrl`/`failUrl`, as `<billing-pay>` sends them), the
+ * attempt named in its return addresses (`Attempt.returnUrl`/`failUrl`, as `<billing-pay>` sends them), the
  * sandbox's payment page decides and answers its real redirect, and the merchant's page (pages/return.html) is opened
  * in a fresh page of the same browser (its own empty `sessionStorage`, the origin's `localStorage`) — and, for the
  * same tab, in a frame of this page.
