@@ -140,7 +140,7 @@ async function buildLateOnce(
   });
   if (marks !== shared.size) throw new Error(`${name}: ${marks} borrowed modules marked, ${shared.size} borrowed`);
   // A value missing from the loan fails the load (the payer is told), never runs on as `undefined`.
-  const lentCheck = `if(${LENT}.includes(void 0))throw Error(${JSON.stringify(`billing-pay-${name}: the bundle lent it nothing at a place`)});`;
+  const lentCheck = `if(${LENT}.includes(void 0))throw Error(${JSON.stringify(`billing-pay-${name}: a value the bundle lends it is missing`)});`;
   return {
     code: `var ${LENT}=${REGISTRY}.shared[${JSON.stringify(name)}]();${lentCheck}${code}`,
     shared: lent,

@@ -67,6 +67,11 @@ describe('under a strict Content-Security-Policy', () => {
       );
 
       root.querySelector<HTMLInputElement>('#f-save')!.click();
+      // The bundle loads its own submit chain (a pinned late module; `mount` waited for the sources' one): the
+      // disclosure comes with it, and a press before it only shows the disclosure.
+      await waitUntil(() => root.querySelector('#f-autopay-hint'), 'the disclosure, with the submit chain', {
+        timeout: 5_000,
+      });
       const email = root.querySelector<HTMLInputElement>('#f-contact')!;
       email.value = 'not-an-address';
       email.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
