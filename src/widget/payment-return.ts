@@ -128,11 +128,6 @@ export class PaymentReturn implements ReactiveController {
     return !this.phase && (this.looking || !!this.detail);
   }
 
-  /** The return while its message is shown. */
-  get shown(): BillingPayReturnDetail | null {
-    return this.phase === 1 ? this.detail! : null;
-  }
-
   /**
    * The form's values of the return this element found (once it has fired), for "Try again" to put back: `null`
    * when there is none.
