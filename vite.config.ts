@@ -5,7 +5,8 @@
  * Vite 8 compiles TypeScript with Oxc, which takes `experimentalDecorators` and `useDefineForClassFields` from
  * tsconfig.json: Lit's legacy decorators become `__decorate(…)` calls and fields are assigned in the constructor
  * (checked in the built file). In the page bundles, the widget's files with `html` templates go through TypeScript's
- * own transpiler first, with the same options, to prepare those templates (`compiledTemplates`).
+ * own transpiler first, with the same options, to prepare those templates (`compiledTemplates`); the page bundles then
+ * carry no template parser (`preparedOnly`).
  */
 import { compileLitTemplates } from '@lit-labs/compiler';
 import ts from 'typescript';
@@ -72,9 +73,8 @@ function lateManifest(): LateManifest {
 }
 
 /**
- * The options every built file shares, page bundle or late module; a page bundle's templates are also prepared at build
- * time (a late module's are not: their compiled form imports Lit's part constructors by namespace, which a late module
- * cannot borrow, and they are not on the first screen).
+ * The options every built file shares, page bundle or late module. Every `html` template is prepared at build time, so
+ * a page bundle leaves Lit's template parser out (a late module borrows the bundle's Lit).
  */
 export function builtFile({ pageBundle = false } = {}): UserConfig {
   const late = lateManifest();
@@ -82,7 +82,8 @@ export function builtFile({ pageBundle = false } = {}): UserConfig {
     publicDir: false,
     plugins: [
       minifyTemplates(),
-      ...(pageBundle ? [compiledTemplates(), partsOnly()] : []),
+      compiledTemplates(),
+      ...(pageBundle ? [partsOnly(), preparedOnly()] : []),
       textFiles(),
       sharedWithLate(late),
     ],
@@ -247,9 +248,12 @@ function minifyTemplates(): Plugin {
 
 /**
  * Prepares the widget's `html` templates at build time (`@lit-labs/compiler`): the first render then skips Lit's
- * prepare step (reading each template's HTML for its parts), which took half of the ready form's render.
+ * prepare step (reading each template's HTML for its parts), which took half of the ready form's render. A template the
+ * compiler leaves as it is fails the build (`preparedOnly` leaves Lit's parser out). The part classes are imported by
+ * name, not by namespace, so that a late module can borrow them from the bundle; so is `html` no longer.
  */
 function compiledTemplates(): Plugin {
+  const NAMESPACE = /import \* as (\w+) from "lit-html\/private-ssr-support\.js";\nconst (\{[^}]*\}) = \1\._\$LH;/g;
   return {
     name: 'billing-pay:compiled-templates',
     apply: 'build',
@@ -260,10 +264,39 @@ function compiledTemplates(): Plugin {
         fileName: id,
         compilerOptions: { ...projectOptions, module: ts.ModuleKind.ESNext },
         transformers: { before: [compileLitTemplates()] },
-      });
-      return { code: out.outputText, map: null };
+      }).outputText;
+      if (/\bhtml`/.test(out)) throw new Error(`${id}: an \`html\` template the Lit compiler could not prepare`);
+      const named = out.replace(
+        NAMESPACE,
+        'import { _$LH as $1 } from "lit-html/private-ssr-support.js";\nconst $2 = $1;',
+      );
+      if (/\bimport \* as/.test(named)) throw new Error(`${id}: the Lit compiler imported its parts in another way`);
+      return { code: withoutImport(named, id, 'html'), map: null };
     },
   };
+}
+
+/** `code` without `name` among the names it imports (a prepared template no longer calls the `html` tag). */
+function withoutImport(code: string, id: string, name: string): string {
+  const file = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true);
+  const edits: { start: number; end: number; text: string }[] = [];
+  for (const statement of file.statements) {
+    const bindings = ts.isImportDeclaration(statement) ? statement.importClause?.namedBindings : undefined;
+    if (!bindings || !ts.isNamedImports(bindings)) continue;
+    const kept = bindings.elements.filter((e) => e.name.text !== name);
+    if (kept.length === bindings.elements.length) continue;
+    edits.push({
+      start: statement.getStart(file),
+      end: statement.getEnd(),
+      text: kept.length
+        ? statement.getText(file).replace(bindings.getText(file), `{ ${kept.map((e) => e.getText(file)).join(', ')} }`)
+        : '',
+    });
+  }
+  let out = code;
+  for (const { start, end, text } of edits.sort((a, b) => b.start - a.start))
+    out = out.slice(0, start) + text + out.slice(end);
+  return out;
 }
 
 /**
@@ -320,6 +353,83 @@ function partsOnly(): Plugin {
       if (missing.length) throw new Error(`${id}: no ${missing.join(', ')} among Lit's part classes`);
       return {
         code: `${code.slice(0, object.getStart(file))}{${kept.join(',')}}${code.slice(object.getEnd())}`,
+        map: null,
+      };
+    },
+  };
+}
+
+/**
+ * Every template of a page bundle and its late modules is prepared at build time (`compiledTemplates`), so Lit's
+ * template parser (the class that reads a template's HTML for its parts, with its regular expressions) is never
+ * called: its constructor becomes an error, and the minifier drops what only it used (-856 B brotli of the payment
+ * page's bundle). The build fails if Lit's file has another shape.
+ */
+function preparedOnly(): Plugin {
+  return {
+    name: 'billing-pay:lit-prepared-only',
+    apply: 'build',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/[\\/]lit-html[\\/](?:development[\\/])?lit-html\.js$/.test(id)) return null;
+      const file = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true);
+      const parsers: ts.ConstructorDeclaration[] = [];
+      const visit = (node: ts.Node): void => {
+        // The template class: the one with a static `createElement` (which prepared templates use too).
+        if (
+          ts.isClassDeclaration(node) &&
+          node.members.some(
+            (m) =>
+              ts.isMethodDeclaration(m) &&
+              m.name.getText(file) === 'createElement' &&
+              m.modifiers?.some((k) => k.kind === ts.SyntaxKind.StaticKeyword),
+          )
+        )
+          parsers.push(...node.members.filter(ts.isConstructorDeclaration));
+        ts.forEachChild(node, visit);
+      };
+      visit(file);
+      const body = parsers.length === 1 ? parsers[0]!.body : undefined;
+      if (!body) throw new Error(`${id}: not one template class with a constructor (${parsers.length})`);
+      // The parser's own function (`const [html, attrNames] = getTemplateHtml(strings, type)`), which Lit's internal
+      // object, lent with the part classes, also holds: it goes too.
+      let parser: string | undefined;
+      const call = (node: ts.Node): void => {
+        if (
+          ts.isVariableDeclaration(node) &&
+          ts.isArrayBindingPattern(node.name) &&
+          node.initializer &&
+          ts.isCallExpression(node.initializer) &&
+          ts.isIdentifier(node.initializer.expression)
+        )
+          parser = node.initializer.expression.text;
+        ts.forEachChild(node, call);
+      };
+      call(body);
+      const declarations: ts.Expression[] = [];
+      const find = (node: ts.Node): void => {
+        if (
+          ts.isVariableDeclaration(node) &&
+          ts.isIdentifier(node.name) &&
+          node.name.text === parser &&
+          node.initializer
+        )
+          declarations.push(node.initializer);
+        ts.forEachChild(node, find);
+      };
+      find(file);
+      const [parse] = declarations;
+      if (declarations.length !== 1 || !parse || !ts.isArrowFunction(parse))
+        throw new Error(`${id}: no one template parser function called by the template class`);
+      const refuse = 'throw Error("billing-pay: a template not prepared at build time")';
+      return {
+        code: [
+          code.slice(0, parse.getStart(file)),
+          `() => {${refuse}}`,
+          code.slice(parse.getEnd(), body.getStart(file)),
+          `{${refuse}}`,
+          code.slice(body.getEnd()),
+        ].join(''),
         map: null,
       };
     },

@@ -178,7 +178,7 @@ describe('the files a bundle loads later are pinned', () => {
     expect((await redirect).detail.url).to.match(/\/pay\//);
   });
 
-  it('the late modules get what the bundle lends them: the attempt named in both return addresses, and remembered', async function () {
+  it('the late modules get what the bundle lends them: the attempt named in both return addresses, remembered and said', async function () {
     this.timeout(20_000);
     const { widget, frame } = await openEmbed({ lang: 'en' });
     const sent = new Promise<CustomEvent>((resolve) =>
@@ -211,6 +211,12 @@ describe('the files a bundle loads later are pinned', () => {
       expect(tab.getItem('billing-pay-return'), 'the tab holds its attempt').to.not.equal(null);
       const kept = JSON.parse(origin.getItem('billing-pay-returns') ?? '[]') as { id: string }[];
       expect(kept.map((a) => a.id)).to.include(id);
+      // Back by the marked address in a new page: the return module's templates (prepared at build time) draw it.
+      const { widget: back } = await openEmbed({ lang: 'en', 'billing-pay-return': id! });
+      const result = () => back.shadowRoot!.querySelector('[part="result"]');
+      await waitUntil(result, 'no result screen', { timeout: 8_000 });
+      expect(back.shadowRoot!.querySelector('[part="return"]')!.textContent).to.contain('Payment sent to System B');
+      expect(result()!.textContent).to.contain('10');
     } finally {
       tab.removeItem('billing-pay-return');
       origin.removeItem('billing-pay-returns');
