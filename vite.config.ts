@@ -252,14 +252,14 @@ function minifyTemplates(): Plugin {
  * compiler leaves as it is fails the build (`preparedOnly` leaves Lit's parser out). The part classes are imported by
  * name, not by namespace, so that a late module can borrow them from the bundle; so is `html` no longer.
  */
-function compiledTemplates(): Plugin {
+export function compiledTemplates(sources = WIDGET_SOURCE): Plugin {
   const NAMESPACE = /import \* as (\w+) from "lit-html\/private-ssr-support\.js";\nconst (\{[^}]*\}) = \1\._\$LH;/g;
   return {
     name: 'billing-pay:compiled-templates',
     apply: 'build',
     enforce: 'pre',
     transform(code, id) {
-      if (!WIDGET_SOURCE.test(id) || !/\bhtml`/.test(code)) return null;
+      if (!sources.test(id) || !/\bhtml`/.test(code)) return null;
       const out = ts.transpileModule(code, {
         fileName: id,
         compilerOptions: { ...projectOptions, module: ts.ModuleKind.ESNext },
