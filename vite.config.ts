@@ -252,14 +252,14 @@ function minifyTemplates(): Plugin {
  * compiler leaves as it is fails the build (`preparedOnly` leaves Lit's parser out). The part classes are imported by
  * name, not by namespace, so that a late module can borrow them from the bundle; so is `html` no longer.
  */
-export function compiledTemplates(sources = WIDGET_SOURCE): Plugin {
+function compiledTemplates(): Plugin {
   const NAMESPACE = /import \* as (\w+) from "lit-html\/private-ssr-support\.js";\nconst (\{[^}]*\}) = \1\._\$LH;/g;
   return {
     name: 'billing-pay:compiled-templates',
     apply: 'build',
     enforce: 'pre',
     transform(code, id) {
-      if (!sources.test(id) || !/\bhtml`/.test(code)) return null;
+      if (!WIDGET_SOURCE.test(id) || !/\bhtml`/.test(code)) return null;
       const out = ts.transpileModule(code, {
         fileName: id,
         compilerOptions: { ...projectOptions, module: ts.ModuleKind.ESNext },
@@ -365,9 +365,11 @@ function partsOnly(): Plugin {
  * called: its constructor becomes an error, and the minifier drops what only it used (-856 B brotli of the payment
  * page's bundle). The build fails if Lit's file has another shape.
  */
+export const PREPARED_ONLY = 'billing-pay:lit-prepared-only';
+
 function preparedOnly(): Plugin {
   return {
-    name: 'billing-pay:lit-prepared-only',
+    name: PREPARED_ONLY,
     apply: 'build',
     enforce: 'pre',
     transform(code, id) {

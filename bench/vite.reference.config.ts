@@ -1,18 +1,22 @@
 /**
- * Builds the bench's Lit reference element exactly as `vite.config.ts` builds the widget (same target, minifier,
- * plugins and library options: its template prepared at build time, Lit's parser left out), only from another entry
- * into `bench/tmp/reference/`. Used by `npm run bench`.
+ * Builds the bench's Lit reference element as `vite.config.ts` builds the widget (same target, minifier, plugins and
+ * library options), only from another entry into `bench/tmp/reference/`. Used by `npm run bench`. The floor is a Lit
+ * element as Lit's users write and ship it: Lit reads its template at run time, so it keeps Lit's template parser,
+ * which the widget's bundles leave out because their build prepares every template (`preparedOnly`).
  */
-import { defineConfig, type UserConfig } from 'vite';
-import widgetConfig, { compiledTemplates } from '../vite.config.js';
+import { defineConfig, type PluginOption, type UserConfig } from 'vite';
+import widgetConfig, { PREPARED_ONLY } from '../vite.config.js';
 
 const widget = widgetConfig({ mode: 'production', command: 'build' }) as UserConfig;
 const { build = {} } = widget;
 if (!build.lib) throw new Error('vite.config.ts no longer builds a library: update the bench reference build');
+const named = (p: PluginOption) => (p && typeof p === 'object' && 'name' in p ? p.name : undefined);
+const plugins = (widget.plugins ?? []).filter((p) => named(p) !== PREPARED_ONLY);
+if (plugins.length === widget.plugins?.length) throw new Error(`vite.config.ts has no ${PREPARED_ONLY} to leave out`);
 
 export default defineConfig({
   ...widget,
-  plugins: [compiledTemplates(/[\\/]bench[\\/]reference-element\.ts$/), ...(widget.plugins ?? [])],
+  plugins,
   build: {
     ...build,
     outDir: 'bench/tmp/reference',
