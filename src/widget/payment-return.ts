@@ -58,8 +58,9 @@ export class PaymentReturn implements ReactiveController {
   /** 0: not said yet, 1: shown, 2: gone. */
   private phase = 0;
   private timer?: ReturnType<typeof setTimeout>;
-  /** A marked return is being looked into (its module loading): the form waits. */
+  /** A return is being looked into (its module loading); for a marked one (`waiting`), the form waits. */
   private looking = false;
+  private waiting = false;
   /** The result screen and the storage of attempts, once loaded. */
   module?: ReturnModule;
   /** The id of this element's attempt, once its submit chain has named one (attempt.ts). */
@@ -81,7 +82,7 @@ export class PaymentReturn implements ReactiveController {
     // An address that names an attempt is looked into at once (its module loads beside /config), and the result screen
     // comes in place of the form; any other waits for `lookLater` (storage and the module cost the first screen).
     const markers = this.detail === undefined && takeMarkers();
-    if (markers) void this.look(markers);
+    if (markers) void this.look(markers, true);
     else if (this.detail && this.phase < 2) void this.show();
   }
 
@@ -89,15 +90,17 @@ export class PaymentReturn implements ReactiveController {
   lookLater(): void {
     whenIdle(() => {
       if (this.detail !== undefined || this.looking || !this.host.isConnected) return;
-      // Only a tab that holds an attempt needs the module; any other has no return to say.
-      if (tabHolds()) void this.look({ returned: null, failed: null });
+      // Only a tab that holds an attempt needs the module; any other has no return to say. The form shown stays usable
+      // meanwhile: the attempt may be another page's.
+      if (tabHolds()) void this.look({ returned: null, failed: null }, false);
       else this.detail = null;
     });
   }
 
-  private async look(markers: Markers): Promise<void> {
+  private async look(markers: Markers, wait: boolean): Promise<void> {
     this.looking = true;
-    this.host.requestUpdate();
+    this.waiting = wait;
+    if (wait) this.host.requestUpdate();
     try {
       this.module = await loadReturn();
     } catch (error) {
@@ -105,8 +108,8 @@ export class PaymentReturn implements ReactiveController {
       this.options.onLoadFailed?.(error as PayError);
       return;
     } finally {
-      this.looking = false;
-      this.host.requestUpdate();
+      this.looking = this.waiting = false;
+      if (wait) this.host.requestUpdate();
     }
     const found = this.module.take(this.maxAgeMs, markers);
     this.detail = found?.detail ?? null;
@@ -123,9 +126,9 @@ export class PaymentReturn implements ReactiveController {
     return (this.phase && this.detail) || null;
   }
 
-  /** A return looked into or about to be said: the form waits, so it never flashes before the result screen. */
+  /** A marked return looked into, or a return about to be said: the form waits, so it never flashes before the result screen. */
   get pending(): boolean {
-    return !this.phase && (this.looking || !!this.detail);
+    return !this.phase && (this.waiting || !!this.detail);
   }
 
   /**

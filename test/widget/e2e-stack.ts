@@ -56,6 +56,7 @@ export async function startE2eStack(pageOrigins: string[]) {
 
   const tampering = await startFileProxy(relay.url, 'tampered');
   const slow = await startFileProxy(relay.url, 'slow');
+  const slowReturn = await startFileProxy(relay.url, 'slow-return');
   const processRelay = new ProcessRelay(sandbox, pageOrigins);
   /** Relays a test started with a `.env` of its own (`merchant-relay`). */
   const merchantRelays: Relay[] = [];
@@ -169,7 +170,7 @@ export async function startE2eStack(pageOrigins: string[]) {
      * the hints (`?hints=no-crossorigin`: the preload without `crossorigin`, as a page may get it wrong). `?lang=ru`:
      * a page in Russian; `?files=tampered`: the bundle (intact) from a server that alters every file the bundle loads
      * later, as a compromised server or cache would; `?files=slow`: from one that holds the submit chain's module back
-     * for `SLOW_LATE_MS`.
+     * for `SLOW_LATE_MS`, and `?files=slow-return` the return's.
      */
     embed: async (q) => {
       // `?relay=foreign`: the bundle and /config of a relay whose ALLOWED_ORIGINS does not name this page.
@@ -177,7 +178,12 @@ export async function startE2eStack(pageOrigins: string[]) {
       const bundles = (await (await fetch(`${from.url}/bundles.json`)).json()) as Record<string, EmbedBundle>;
       const bundle = bundles['billing-pay.js'];
       if (!bundle) throw new Error('the relay serves no billing-pay.js: run `npm run build` first');
-      const files = q.get('files') === 'tampered' ? tampering.url : q.get('files') === 'slow' ? slow.url : from.url;
+      const proxies: Record<string, string> = {
+        tampered: tampering.url,
+        slow: slow.url,
+        'slow-return': slowReturn.url,
+      };
+      const files = proxies[q.get('files') ?? ''] ?? from.url;
       let hints = relayHints(from.url);
       if (q.get('hints') === 'no-crossorigin') hints = hints.replace(/( as="fetch") crossorigin /, '$1 ');
       const head = `${hints}\n${scriptHtml(files, bundle)}`;
@@ -269,6 +275,7 @@ export async function startE2eStack(pageOrigins: string[]) {
       await foreignRelay.close();
       tampering.close();
       slow.close();
+      slowReturn.close();
       await relay.close();
       await sandbox.close();
     },
@@ -279,13 +286,17 @@ export async function startE2eStack(pageOrigins: string[]) {
  * A server in front of the relay that passes on the page bundles as they are and adds a space before every other
  * file (the texts and modules a bundle loads later): the bundle's pins must refuse them.
  */
-/** How long `?files=slow` holds the submit chain's module back: a payer's press fits well before it arrives. */
+/** How long `?files=slow` holds the submit chain's module back (and `slow-return` the return's): a payer's press fits well before it arrives. */
 export const SLOW_LATE_MS = 1_500;
 
-/** The relay's files through a proxy that alters every file the bundle loads later, or holds the submit chain back. */
-async function startFileProxy(relay: string, mode: 'tampered' | 'slow') {
+/**
+ * The relay's files through a proxy that alters every file the bundle loads later, or holds a late module back (the
+ * submit chain's, or the return's).
+ */
+async function startFileProxy(relay: string, mode: 'tampered' | 'slow' | 'slow-return') {
+  const held = { tampered: null, slow: 'pay', 'slow-return': 'return' }[mode];
   const server = createServer(async (request, response) => {
-    if (mode === 'slow' && /^\/billing-pay-pay\.[0-9a-f]{10}\.js$/.test(request.url ?? ''))
+    if (held && new RegExp(`^/billing-pay-${held}\\.[0-9a-f]{10}\\.js$`).test(request.url ?? ''))
       await new Promise((resolve) => setTimeout(resolve, SLOW_LATE_MS));
     const answer = await fetch(`${relay}${request.url}`, {
       headers: { origin: request.headers.origin ?? '', 'accept-encoding': 'identity' },

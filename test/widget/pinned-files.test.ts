@@ -284,3 +284,53 @@ describe('Pay pressed before the submit chain is here (held back 1.5 s by the se
     expect(await billed(), 'nothing reached the billing').to.equal(before);
   });
 });
+
+describe('the return module held back 1.5 s by the server', () => {
+  it("a tab holding another page's attempt: the ready form stays usable while the return module loads", async function () {
+    this.timeout(20_000);
+    // Whatever the tab holds under its key, the widget looks into it (in idle time after ready): the form must not wait.
+    sessionStorage.setItem('billing-pay-return', JSON.stringify({ back: new URL('/elsewhere', location.href).href }));
+    try {
+      const frame = document.createElement('iframe');
+      frame.src = `/__e2e/page/embed?preset=1&files=slow-return`;
+      const changes: string[] = [];
+      const ready = new Promise<BillingPay>((resolve) =>
+        frame.addEventListener(
+          'load',
+          () => {
+            const widget = frame.contentDocument!.querySelector('billing-pay') as BillingPay;
+            widget.addEventListener('billing-pay-redirect', (e) => e.preventDefault());
+            const watch = () => {
+              new MutationObserver((records) => {
+                for (const { target, attributeName } of records) {
+                  const element = target as Element;
+                  const value = element.getAttribute(attributeName!);
+                  if (value !== null && (attributeName !== 'class' || /\bskeleton\b/.test(value)))
+                    changes.push(`${element.tagName.toLowerCase()} ${attributeName}="${value}"`);
+                }
+              }).observe(widget.shadowRoot!, { subtree: true, attributeFilter: ['class', 'disabled', 'inert'] });
+              resolve(widget);
+            };
+            if (widget.state === 'ready') watch();
+            else widget.addEventListener('billing-pay-ready', watch, { once: true });
+          },
+          { once: true },
+        ),
+      );
+      document.body.append(frame);
+      const widget = await ready;
+      const asked = () =>
+        frame.contentWindow!.performance.getEntriesByType('resource').some((e) => /billing-pay-return\./.test(e.name));
+      await waitUntil(asked, 'the return module was never loaded', { timeout: 8_000 });
+      await widget.updateComplete;
+      expect(changes, 'the form never turned back into the skeleton').to.deep.equal([]);
+      const redirect = new Promise<CustomEvent>((resolve) =>
+        widget.addEventListener('billing-pay-redirect', (e) => resolve(e as CustomEvent), { once: true }),
+      );
+      widget.shadowRoot!.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
+      expect((await redirect).detail.url).to.match(/\/pay\//);
+    } finally {
+      sessionStorage.removeItem('billing-pay-return');
+    }
+  });
+});
