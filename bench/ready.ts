@@ -192,10 +192,11 @@ export function readySection(results: ReadyResult[], header?: string): string {
   const rows = byCpu.flatMap((group) => {
     const [floor] = group as [ReadyResult];
     const floorMedian = median(floor.times);
-    // Each round loaded every page once: the ratio of a round's two loads, lowest to highest.
+    // Each round loaded every page once: the ratio of a round's two loads (taken minutes apart at most, so a change in
+    // the machine's load falls on both), their median and range.
     const roundRatios = (r: ReadyResult) => {
       const ratios = r.times.map((t, i) => t / floor.times[i]!).sort((a, b) => a - b);
-      return `${ratios[0]!.toFixed(2)}–${ratios.at(-1)!.toFixed(2)} ×`;
+      return `${median(ratios).toFixed(2)} × (${ratios[0]!.toFixed(2)}–${ratios.at(-1)!.toFixed(2)})`;
     };
     return group.map((r) => [
       `${r.cpu} ×`,
@@ -237,7 +238,7 @@ export function readySection(results: ReadyResult[], header?: string): string {
         'median ms',
         'min–max ms',
         '÷ floor (medians)',
-        '÷ floor, each round',
+        '÷ floor, each round: median (range)',
         '`/config` requests',
         'preload warnings',
       ],
