@@ -4,9 +4,9 @@
  *
  * Vite 8 compiles TypeScript with Oxc, which takes `experimentalDecorators` and `useDefineForClassFields` from
  * tsconfig.json: Lit's legacy decorators become `__decorate(…)` calls and fields are assigned in the constructor
- * (checked in the built file). In the page bundles, the widget's files with `html` templates go through TypeScript's
- * own transpiler first, with the same options, to prepare those templates (`compiledTemplates`); the page bundles then
- * carry no template parser (`preparedOnly`).
+ * (checked in the built file). The widget's files with `html` templates (the late modules' too) go through
+ * TypeScript's own transpiler first, with the same options, to prepare those templates (`compiledTemplates`); the page
+ * bundles then carry no template parser (`preparedOnly`).
  */
 import { compileLitTemplates } from '@lit-labs/compiler';
 import ts from 'typescript';
@@ -246,11 +246,46 @@ function minifyTemplates(): Plugin {
   };
 }
 
+/** Lit's template tags, and the modules whose templates only Lit's parser can read (at run time). */
+const TEMPLATE_TAGS = new Set(['html', 'svg', 'mathml']);
+const RUNTIME_TEMPLATES = /^lit(?:-html)?\/(?:static(?:-html)?|directives\/unsafe-(?:html|svg|mathml))\.js$/;
+const LIT = /^lit(?:-html)?$/;
+
+/**
+ * Lit's tagged templates in a source (the tag by its name in Lit, under an alias too, or as `x.html`), and the imports of
+ * modules whose templates Lit reads at run time.
+ */
+function litTemplates(code: string, id: string): { tags: number; runtime: string[]; file: ts.SourceFile } {
+  const file = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true);
+  const names = new Set(TEMPLATE_TAGS);
+  const runtime: string[] = [];
+  for (const statement of file.statements) {
+    const from = (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && statement.moduleSpecifier;
+    if (!from || !ts.isStringLiteral(from)) continue;
+    if (RUNTIME_TEMPLATES.test(from.text)) runtime.push(from.text);
+    const bindings = ts.isImportDeclaration(statement) && statement.importClause?.namedBindings;
+    if (LIT.test(from.text) && bindings && ts.isNamedImports(bindings))
+      for (const e of bindings.elements) if (TEMPLATE_TAGS.has((e.propertyName ?? e.name).text)) names.add(e.name.text);
+  }
+  let tags = 0;
+  const visit = (node: ts.Node): void => {
+    if (ts.isTaggedTemplateExpression(node)) {
+      const tag = ts.isPropertyAccessExpression(node.tag) ? node.tag.name : node.tag;
+      if (ts.isIdentifier(tag) && names.has(tag.text)) tags += 1;
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return { tags, runtime, file };
+}
+
 /**
  * Prepares the widget's `html` templates at build time (`@lit-labs/compiler`): the first render then skips Lit's
- * prepare step (reading each template's HTML for its parts), which took half of the ready form's render. A template the
- * compiler leaves as it is fails the build (`preparedOnly` leaves Lit's parser out). The part classes are imported by
- * name, not by namespace, so that a late module can borrow them from the bundle; so is `html` no longer.
+ * prepare step (reading each template's HTML for its parts), which took half of the ready form's render. The build fails
+ * on a template left for Lit's parser (`preparedOnly` leaves it out): one the compiler cannot prepare (`svg`, `mathml`),
+ * one outside the widget's files, or a module of templates read at run time (`static-html`, the `unsafe-*`
+ * directives). The part classes are imported by name, not by namespace, so that a late module can borrow them from
+ * the bundle; so is `html` no longer.
  */
 function compiledTemplates(): Plugin {
   const NAMESPACE = /import \* as (\w+) from "lit-html\/private-ssr-support\.js";\nconst (\{[^}]*\}) = \1\._\$LH;/g;
@@ -259,38 +294,51 @@ function compiledTemplates(): Plugin {
     apply: 'build',
     enforce: 'pre',
     transform(code, id) {
-      if (!WIDGET_SOURCE.test(id) || !/\bhtml`/.test(code)) return null;
+      if (!/[\\/]src[\\/].*\.ts$/.test(id)) return null;
+      const source = litTemplates(code, id);
+      if (source.runtime.length)
+        throw new Error(`${id}: imports ${source.runtime.join(', ')}, whose templates only Lit's parser reads`);
+      if (!source.tags) return null;
+      if (!WIDGET_SOURCE.test(id))
+        throw new Error(`${id}: Lit templates outside the widget's files, which the build prepares`);
       const out = ts.transpileModule(code, {
         fileName: id,
         compilerOptions: { ...projectOptions, module: ts.ModuleKind.ESNext },
         transformers: { before: [compileLitTemplates()] },
       }).outputText;
-      if (/\bhtml`/.test(out)) throw new Error(`${id}: an \`html\` template the Lit compiler could not prepare`);
-      const named = out.replace(
-        NAMESPACE,
-        'import { _$LH as $1 } from "lit-html/private-ssr-support.js";\nconst $2 = $1;',
-      );
-      if (/\bimport \* as/.test(named)) throw new Error(`${id}: the Lit compiler imported its parts in another way`);
-      return { code: withoutImport(named, id, 'html'), map: null };
+      if (litTemplates(out, id).tags) throw new Error(`${id}: a Lit template the compiler could not prepare`);
+      let namespaces = 0;
+      const named = out.replace(NAMESPACE, (_, local: string, parts: string) => {
+        namespaces += 1;
+        return `import { _$LH as ${local} } from "lit-html/private-ssr-support.js";\nconst ${parts} = ${local};`;
+      });
+      if (namespaces !== 1) throw new Error(`${id}: not one import of Lit's part classes as the compiler writes it`);
+      return { code: withoutHtmlImport(named, id), map: null };
     },
   };
 }
 
-/** `code` without `name` among the names it imports (a prepared template no longer calls the `html` tag). */
-function withoutImport(code: string, id: string, name: string): string {
+/** `code` without `html` among the names it imports from Lit: a prepared template no longer calls the tag. */
+function withoutHtmlImport(code: string, id: string): string {
   const file = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true);
   const edits: { start: number; end: number; text: string }[] = [];
+  let uses = 0;
+  const visit = (node: ts.Node): void => {
+    if (ts.isIdentifier(node) && node.text === 'html' && !ts.isImportSpecifier(node.parent)) uses += 1;
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
   for (const statement of file.statements) {
-    const bindings = ts.isImportDeclaration(statement) ? statement.importClause?.namedBindings : undefined;
-    if (!bindings || !ts.isNamedImports(bindings)) continue;
-    const kept = bindings.elements.filter((e) => e.name.text !== name);
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+    const bindings = statement.importClause?.namedBindings;
+    if (!LIT.test(statement.moduleSpecifier.text) || !bindings || !ts.isNamedImports(bindings)) continue;
+    const kept = bindings.elements.filter((e) => e.name.text !== 'html');
     if (kept.length === bindings.elements.length) continue;
+    if (uses) throw new Error(`${id}: \`html\` is used other than as a template's tag`);
     edits.push({
-      start: statement.getStart(file),
-      end: statement.getEnd(),
-      text: kept.length
-        ? statement.getText(file).replace(bindings.getText(file), `{ ${kept.map((e) => e.getText(file)).join(', ')} }`)
-        : '',
+      start: bindings.getStart(file),
+      end: bindings.getEnd(),
+      text: `{ ${kept.map((e) => e.getText(file)).join(', ')} }`,
     });
   }
   let out = code;
@@ -362,12 +410,13 @@ function partsOnly(): Plugin {
 /**
  * Every template of a page bundle and its late modules is prepared at build time (`compiledTemplates`), so Lit's
  * template parser (the class that reads a template's HTML for its parts, with its regular expressions) is never
- * called: its constructor becomes an error, and the minifier drops what only it used (-856 B brotli of the payment
- * page's bundle). The build fails if Lit's file has another shape.
+ * called: its constructor and its parse function become an error, and the minifier drops what only they used (about -830 B
+ * brotli of the payment page's bundle). The build fails if Lit's file has another shape, or was not seen.
  */
 export const PREPARED_ONLY = 'billing-pay:lit-prepared-only';
 
 function preparedOnly(): Plugin {
+  let seen = false;
   return {
     name: PREPARED_ONLY,
     apply: 'build',
@@ -375,7 +424,7 @@ function preparedOnly(): Plugin {
     transform(code, id) {
       if (!/[\\/]lit-html[\\/](?:development[\\/])?lit-html\.js$/.test(id)) return null;
       const file = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true);
-      const parsers: ts.ConstructorDeclaration[] = [];
+      const classes: ts.ConstructorDeclaration[] = [];
       const visit = (node: ts.Node): void => {
         // The template class: the one with a static `createElement` (which prepared templates use too).
         if (
@@ -387,15 +436,15 @@ function preparedOnly(): Plugin {
               m.modifiers?.some((k) => k.kind === ts.SyntaxKind.StaticKeyword),
           )
         )
-          parsers.push(...node.members.filter(ts.isConstructorDeclaration));
+          classes.push(...node.members.filter(ts.isConstructorDeclaration));
         ts.forEachChild(node, visit);
       };
       visit(file);
-      const body = parsers.length === 1 ? parsers[0]!.body : undefined;
-      if (!body) throw new Error(`${id}: not one template class with a constructor (${parsers.length})`);
+      const body = classes.length === 1 ? classes[0]!.body : undefined;
+      if (!body) throw new Error(`${id}: not one template class with a constructor (${classes.length})`);
       // The parser's own function (`const [html, attrNames] = getTemplateHtml(strings, type)`), which Lit's internal
       // object, lent with the part classes, also holds: it goes too.
-      let parser: string | undefined;
+      const parsers: string[] = [];
       const call = (node: ts.Node): void => {
         if (
           ts.isVariableDeclaration(node) &&
@@ -404,7 +453,7 @@ function preparedOnly(): Plugin {
           ts.isCallExpression(node.initializer) &&
           ts.isIdentifier(node.initializer.expression)
         )
-          parser = node.initializer.expression.text;
+          parsers.push(node.initializer.expression.text);
         ts.forEachChild(node, call);
       };
       call(body);
@@ -413,7 +462,7 @@ function preparedOnly(): Plugin {
         if (
           ts.isVariableDeclaration(node) &&
           ts.isIdentifier(node.name) &&
-          node.name.text === parser &&
+          parsers.includes(node.name.text) &&
           node.initializer
         )
           declarations.push(node.initializer);
@@ -421,19 +470,32 @@ function preparedOnly(): Plugin {
       };
       find(file);
       const [parse] = declarations;
-      if (declarations.length !== 1 || !parse || !ts.isArrowFunction(parse))
+      if (parsers.length !== 1 || declarations.length !== 1 || !parse || !ts.isArrowFunction(parse))
         throw new Error(`${id}: no one template parser function called by the template class`);
       const refuse = 'throw Error("billing-pay: a template not prepared at build time")';
-      return {
-        code: [
-          code.slice(0, parse.getStart(file)),
-          `() => {${refuse}}`,
-          code.slice(parse.getEnd(), body.getStart(file)),
-          `{${refuse}}`,
-          code.slice(body.getEnd()),
-        ].join(''),
-        map: null,
-      };
+      const edits = [
+        { start: parse.getStart(file), end: parse.getEnd(), text: `() => {${refuse}}` },
+        { start: body.getStart(file), end: body.getEnd(), text: `{${refuse}}` },
+      ];
+      // The parser's expressions built by `RegExp(…)` at the top level: a call the minifier keeps unless told it is pure.
+      for (const statement of file.statements)
+        if (ts.isVariableStatement(statement))
+          for (const { initializer: init } of statement.declarationList.declarations)
+            if (
+              init &&
+              ts.isCallExpression(init) &&
+              ts.isIdentifier(init.expression) &&
+              init.expression.text === 'RegExp'
+            )
+              edits.push({ start: init.getStart(file), end: init.getStart(file), text: '/*@__PURE__*/ ' });
+      seen = true;
+      let out = code;
+      for (const { start, end, text } of edits.sort((a, b) => b.start - a.start))
+        out = out.slice(0, start) + text + out.slice(end);
+      return { code: out, map: null };
+    },
+    buildEnd(error) {
+      if (!error && !seen) throw new Error(`${PREPARED_ONLY}: Lit's lit-html.js was not among the modules built`);
     },
   };
 }

@@ -90,10 +90,11 @@ export class PaymentReturn implements ReactiveController {
   lookLater(): void {
     whenIdle(() => {
       if (this.detail !== undefined || this.looking || !this.host.isConnected) return;
-      // Only a tab that holds an attempt needs the module; any other has no return to say. The form shown stays usable
-      // meanwhile: the attempt may be another page's.
-      if (tabHolds()) void this.look({ returned: null, failed: null }, false);
-      else this.detail = null;
+      // Only a tab that holds an attempt needs the module; any other has no return to say. The form waits only for an
+      // attempt that returns to this page: another page's leaves it usable.
+      const back = tabAttemptPage();
+      if (back === null) this.detail = null;
+      else void this.look({ returned: null, failed: null }, back === location.href.split(/[?#]/)[0]);
     });
   }
 
@@ -105,11 +106,15 @@ export class PaymentReturn implements ReactiveController {
       this.module = await loadReturn();
     } catch (error) {
       this.detail = null;
-      this.options.onLoadFailed?.(error as PayError);
+      // Told only where the form waited for it: on a usable form, Pay says it if the payment needs the module.
+      if (wait) this.options.onLoadFailed?.(error as PayError);
       return;
     } finally {
-      this.looking = this.waiting = false;
-      if (wait) this.host.requestUpdate();
+      this.looking = false;
+      if (wait) {
+        this.waiting = false;
+        this.host.requestUpdate();
+      }
     }
     const found = this.module.take(this.maxAgeMs, markers);
     this.detail = found?.detail ?? null;
@@ -183,12 +188,18 @@ export class PaymentReturn implements ReactiveController {
   }
 }
 
-/** Whether this tab holds an attempt (read without the module). */
-function tabHolds(): boolean {
+/**
+ * The page this tab's attempt returns to, read without the module (`''` when it does not say); `null` when the tab
+ * holds none. The module checks the rest.
+ */
+function tabAttemptPage(): string | null {
   try {
-    return sessionStorage.getItem(TAB_KEY) !== null;
+    const held = sessionStorage.getItem(TAB_KEY);
+    if (held === null) return null;
+    const { back } = (JSON.parse(held) ?? {}) as { back?: unknown };
+    return typeof back === 'string' ? back : '';
   } catch {
-    return false;
+    return null;
   }
 }
 
