@@ -24,6 +24,34 @@ async function openEmbed(query: Record<string, string>) {
   return { frame, widget: widget(), root: widget().shadowRoot! };
 }
 
+/**
+ * The embed with Pay's values preset, whose server holds a late module back (`slow`: the submit chain's, `slow-return`:
+ * the return's), with `act` run in the ready event itself (before the bundle asks for its late modules), or at once if
+ * the form was ready before the frame's load event. Should a press go through, the frame stays here for the test.
+ */
+async function embedAtReady(
+  files: 'slow' | 'slow-return',
+  act: (widget: BillingPay) => void,
+): Promise<{ widget: BillingPay; frame: HTMLIFrameElement }> {
+  const frame = document.createElement('iframe');
+  frame.src = `/__e2e/page/embed?preset=1&files=${files}`;
+  const done = new Promise<BillingPay>((resolve) =>
+    frame.addEventListener(
+      'load',
+      () => {
+        const widget = frame.contentDocument!.querySelector('billing-pay') as BillingPay;
+        widget.addEventListener('billing-pay-redirect', (e) => e.preventDefault());
+        const run = () => (act(widget), resolve(widget));
+        if (widget.state === 'ready') run();
+        else widget.addEventListener('billing-pay-ready', run, { once: true });
+      },
+      { once: true },
+    ),
+  );
+  document.body.append(frame);
+  return { widget: await done, frame };
+}
+
 afterEach(() => document.querySelectorAll('iframe').forEach((frame) => frame.remove()));
 
 describe('the files a bundle loads later are pinned', () => {
@@ -227,33 +255,13 @@ describe('the files a bundle loads later are pinned', () => {
 describe('Pay pressed before the submit chain is here (held back 1.5 s by the server)', () => {
   const billed = async () => (await e2e<unknown[]>('payments')).length;
 
-  /** The embed whose submit chain is slow, with `act` run in the ready event itself (Pay's module not yet asked for). */
-  async function atReady(act: (widget: BillingPay) => void): Promise<{ widget: BillingPay; frame: HTMLIFrameElement }> {
-    const frame = document.createElement('iframe');
-    frame.src = `/__e2e/page/embed?preset=1&files=slow`;
-    const done = new Promise<BillingPay>((resolve) =>
-      frame.addEventListener(
-        'load',
-        () => {
-          const widget = frame.contentDocument!.querySelector('billing-pay') as BillingPay;
-          // Should a press go through, the frame stays here for the test to see it.
-          widget.addEventListener('billing-pay-redirect', (e) => e.preventDefault());
-          widget.addEventListener('billing-pay-ready', () => (act(widget), resolve(widget)), { once: true });
-        },
-        { once: true },
-      ),
-    );
-    document.body.append(frame);
-    return { widget: await done, frame };
-  }
-
   const press = (widget: BillingPay) =>
     widget.shadowRoot!.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
 
   it('with Save ticked, the first press shows the disclosure and sends nothing; the next one pays', async function () {
     this.timeout(20_000);
     const before = await billed();
-    const { widget } = await atReady((w) => {
+    const { widget } = await embedAtReady('slow', (w) => {
       w.shadowRoot!.querySelector<HTMLInputElement>('#f-save')!.click();
       press(w);
     });
@@ -273,7 +281,7 @@ describe('Pay pressed before the submit chain is here (held back 1.5 s by the se
   it('an element taken out of the page while its press waits sends nothing', async function () {
     this.timeout(20_000);
     const before = await billed();
-    const { widget } = await atReady((w) => {
+    const { widget } = await embedAtReady('slow', (w) => {
       press(w);
       w.remove();
     });
@@ -292,37 +300,19 @@ describe('the return module held back 1.5 s by the server', () => {
     const elsewhere = JSON.stringify({ back: new URL('/elsewhere', location.href).href });
     sessionStorage.setItem('billing-pay-return', elsewhere);
     try {
-      const frame = document.createElement('iframe');
-      frame.src = `/__e2e/page/embed?preset=1&files=slow-return`;
       const changes: string[] = [];
-      const waiting = (root: ShadowRoot) =>
-        [...root.querySelectorAll('.skeleton, [inert], button[disabled]')].map((e) => e.outerHTML.slice(0, 60));
-      const ready = new Promise<BillingPay>((resolve) =>
-        frame.addEventListener(
-          'load',
-          () => {
-            const widget = frame.contentDocument!.querySelector('billing-pay') as BillingPay;
-            widget.addEventListener('billing-pay-redirect', (e) => e.preventDefault());
-            const watch = () => {
-              changes.push(...waiting(widget.shadowRoot!));
-              new MutationObserver((records) => {
-                for (const { target, attributeName } of records) {
-                  const element = target as Element;
-                  const value = element.getAttribute(attributeName!);
-                  if (value !== null && (attributeName !== 'class' || /\bskeleton\b/.test(value)))
-                    changes.push(`${element.tagName.toLowerCase()} ${attributeName}="${value}"`);
-                }
-              }).observe(widget.shadowRoot!, { subtree: true, attributeFilter: ['class', 'disabled', 'inert'] });
-              resolve(widget);
-            };
-            if (widget.state === 'ready') watch();
-            else widget.addEventListener('billing-pay-ready', watch, { once: true });
-          },
-          { once: true },
-        ),
-      );
-      document.body.append(frame);
-      const widget = await ready;
+      const { widget } = await embedAtReady('slow-return', (w) => {
+        const root = w.shadowRoot!;
+        changes.push(...[...root.querySelectorAll('.skeleton, [inert], button[disabled]')].map((e) => e.outerHTML));
+        new MutationObserver((records) => {
+          for (const { target, attributeName } of records) {
+            const element = target as Element;
+            const value = element.getAttribute(attributeName!);
+            if (value !== null && (attributeName !== 'class' || /\bskeleton\b/.test(value)))
+              changes.push(`${element.tagName.toLowerCase()} ${attributeName}="${value}"`);
+          }
+        }).observe(root, { subtree: true, attributeFilter: ['class', 'disabled', 'inert'] });
+      });
       // The return module, once here, drops the attempt it cannot believe: the look is over.
       await waitUntil(
         () => sessionStorage.getItem('billing-pay-return') !== elsewhere,
