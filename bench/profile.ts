@@ -3,8 +3,9 @@
  * docs' embed against the floor (bench/ready.ts's pages), on Slow 4G with the CPU slowed 4 × and a Chromium trace of
  * each load. Per page, the median over the loads of: time to ready, script bytes on the wire before ready (scripts and
  * pinned JSON), main-thread work before ready (the renderer's top-level tasks, split by kind), the element's shadow
- * DOM commits before ready (Lit renders), and the layout shift up to a second after ready. `dist/` must be built
- * (`npm run build`) and the floor too (`BENCH_ONLY=ready npm run bench` builds it, or bench/vite.reference.config.ts).
+ * DOM commits before ready (Lit renders), and the layout shift up to a second after ready; and the page's script in
+ * phases: requested, its first byte streaming in (V8 compiles it as it comes), its last byte, and ready after it.
+ * `dist/` must be built (`npm run build`) and the floor too (`BENCH_ONLY=ready npm run bench` builds it, or bench/vite.reference.config.ts).
  * Set PROFILE_CPU for another CPU slowdown.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -45,6 +46,8 @@ interface Load {
   kinds: Record<string, number>;
   commits: number;
   shift: number;
+  /** When the page's script was requested, began to stream in, and was all here (ms after navigation start). */
+  phases: { request: number; firstByte: number; lastByte: number };
 }
 
 /** Counts the shadow DOM commits before ready (one MutationObserver batch per Lit render) and the layout shift. */
@@ -140,7 +143,28 @@ async function oneLoad(browser: Browser, url: string, event: string): Promise<Lo
         /^http:\/\/127\.0\.0\.1:\d+\/.*\.(js|json)$/.test(sent.get(e.args!.data!.requestId as string) ?? ''),
       )
       .reduce((sum, e) => sum + Number(e.args!.data!.encodedDataLength ?? 0), 0);
-    return { ready: (readyMark.ts - nav.ts) / 1000, bytes, work, cpu, kinds, commits: p.commits, shift: p.shift };
+    // The page's script: requested, its first byte compiled (V8 compiles it as it streams in), its last byte here.
+    const script = [...sent].find(([, url]) => /\/(?:billing-pay\.[0-9a-f]{10}|reference-element)\.js$/.test(url))?.[0];
+    const at = (name: string) =>
+      events.find((e) => e.name === name && e.args?.data?.requestId === script)?.ts ?? Number.NaN;
+    const streamed = events
+      .filter((e) => e.name === 'BackgroundJSStreamManager::RunScriptStreamingTask' && e.pid === readyMark.pid)
+      .sort((a, b) => a.ts - b.ts)[0];
+    const phases = {
+      request: (at('ResourceSendRequest') - nav.ts) / 1000,
+      firstByte: ((streamed?.ts ?? Number.NaN) - nav.ts) / 1000,
+      lastByte: (at('ResourceReceiveResponse') - nav.ts) / 1000,
+    };
+    return {
+      ready: (readyMark.ts - nav.ts) / 1000,
+      bytes,
+      work,
+      cpu,
+      kinds,
+      commits: p.commits,
+      shift: p.shift,
+      phases,
+    };
   } finally {
     await context.close();
   }
@@ -186,6 +210,10 @@ async function main(): Promise<void> {
       .join(', ');
     console.log(
       `${page.name}: ready ${f(m((x) => x.ready))} ms; js+json ${m((x) => x.bytes)} B; main-thread work ${f(m((x) => x.work))} ms (${kinds}), of it CPU ${f(m((x) => x.cpu))} ms; commits ${m((x) => x.commits)}; layout shift ${m((x) => x.shift).toFixed(4)}`,
+    );
+    console.log(
+      `  script: requested at ${f(m((x) => x.phases.request))} ms, first byte +${f(m((x) => x.phases.firstByte - x.phases.request))}, ` +
+        `last byte +${f(m((x) => x.phases.lastByte - x.phases.firstByte))} after it; ready ${f(m((x) => x.ready - x.phases.lastByte))} ms after the last byte`,
     );
   }
 }
