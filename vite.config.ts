@@ -252,10 +252,10 @@ const RUNTIME_TEMPLATES = /^lit(?:-html)?\/(?:static(?:-html)?|directives\/unsaf
 const LIT = /^lit(?:-html)?$/;
 
 /**
- * Lit's tagged templates in a source (the tag by its name in Lit, under an alias too, or as `x.html`), and the imports of
- * modules whose templates Lit reads at run time.
+ * Lit's tagged templates in a source (the tag by its name in Lit, under an alias too, or as `x.html`), and the
+ * imports of modules whose templates Lit reads at run time.
  */
-function litTemplates(code: string, id: string): { tags: number; runtime: string[]; file: ts.SourceFile } {
+function litTemplates(code: string, id: string): { tags: number; runtime: string[] } {
   const file = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true);
   const names = new Set(TEMPLATE_TAGS);
   const runtime: string[] = [];
@@ -276,16 +276,16 @@ function litTemplates(code: string, id: string): { tags: number; runtime: string
     ts.forEachChild(node, visit);
   };
   visit(file);
-  return { tags, runtime, file };
+  return { tags, runtime };
 }
 
 /**
  * Prepares the widget's `html` templates at build time (`@lit-labs/compiler`): the first render then skips Lit's
- * prepare step (reading each template's HTML for its parts), which took half of the ready form's render. The build fails
- * on a template left for Lit's parser (`preparedOnly` leaves it out): one the compiler cannot prepare (`svg`, `mathml`),
- * one outside the widget's files, or a module of templates read at run time (`static-html`, the `unsafe-*`
- * directives). The part classes are imported by name, not by namespace, so that a late module can borrow them from
- * the bundle; so is `html` no longer.
+ * prepare step (reading each template's HTML for its parts), which took half of the ready form's render. The build
+ * fails on a template left for Lit's parser (`preparedOnly` leaves it out): one the compiler cannot prepare (`svg`,
+ * `mathml`), one outside the widget's files, or a module of templates read at run time (`static-html`, the `unsafe-*`
+ * directives). The part classes are imported by name, not by namespace, so that a late module can borrow them from the
+ * bundle, and `html`, which a prepared template no longer calls, is not imported.
  */
 function compiledTemplates(): Plugin {
   const NAMESPACE = /import \* as (\w+) from "lit-html\/private-ssr-support\.js";\nconst (\{[^}]*\}) = \1\._\$LH;/g;
@@ -409,8 +409,8 @@ function partsOnly(): Plugin {
 
 /**
  * Every template of a page bundle and its late modules is prepared at build time (`compiledTemplates`), so Lit's
- * template parser (the class that reads a template's HTML for its parts, with its regular expressions) is never
- * called: its constructor and its parse function become an error, and the minifier drops what only they used (about -830 B
+ * template parser (the class that reads a template's HTML for its parts, with its regular expressions) is never called:
+ * its constructor and its parse function become an error, and the minifier drops what only they used (about -830 B
  * brotli of the payment page's bundle). The build fails if Lit's file has another shape, or was not seen.
  */
 export const PREPARED_ONLY = 'billing-pay:lit-prepared-only';

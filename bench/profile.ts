@@ -2,11 +2,11 @@
  * `node --import tsx scripts/with-node.ts --import tsx bench/profile.ts [loads]`: where a cold load's time goes, the
  * docs' embed against the floor (bench/ready.ts's pages), on Slow 4G with the CPU slowed 4 × and a Chromium trace of
  * each load. Per page, the median over the loads of: time to ready, script bytes on the wire before ready (scripts and
- * pinned JSON), main-thread work before ready (the renderer's top-level tasks, split by kind), the element's shadow
- * DOM commits before ready (Lit renders), and the layout shift up to a second after ready; and the page's script in
- * phases: requested, its first byte streaming in (V8 compiles it as it comes), its last byte, and ready after it.
- * `dist/` must be built (`npm run build`) and the floor too (`BENCH_ONLY=ready npm run bench` builds it, or bench/vite.reference.config.ts).
- * Set PROFILE_CPU for another CPU slowdown.
+ * pinned JSON), main-thread work before ready (the renderer's top-level tasks, split by kind), the element's shadow DOM
+ * commits before ready (Lit renders), and the layout shift up to a second after ready; and the page's script in phases:
+ * requested, its first byte streaming in (V8 compiles it as it comes), its last byte, and ready after it. `dist/` must
+ * be built (`npm run build`) and the floor too (`BENCH_ONLY=ready npm run bench` builds it, or
+ * bench/vite.reference.config.ts). Set PROFILE_CPU for another CPU slowdown.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

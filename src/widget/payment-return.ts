@@ -58,7 +58,7 @@ export class PaymentReturn implements ReactiveController {
   /** 0: not said yet, 1: shown, 2: gone. */
   private phase = 0;
   private timer?: ReturnType<typeof setTimeout>;
-  /** A return is being looked into (its module loading); for a marked one (`waiting`), the form waits. */
+  /** A return is being looked into (its module loading); `waiting`: one the form waits for (see `lookLater`). */
   private looking = false;
   private waiting = false;
   /** The result screen and the storage of attempts, once loaded. */
@@ -131,7 +131,10 @@ export class PaymentReturn implements ReactiveController {
     return (this.phase && this.detail) || null;
   }
 
-  /** A marked return looked into, or a return about to be said: the form waits, so it never flashes before the result screen. */
+  /**
+   * A return the form waits for being looked into, or one about to be said: the form waits, so it never flashes before
+   * the result screen.
+   */
   get pending(): boolean {
     return !this.phase && (this.waiting || !!this.detail);
   }
@@ -190,7 +193,7 @@ export class PaymentReturn implements ReactiveController {
 
 /**
  * The page this tab's attempt returns to, read without the module (`''` when it does not say); `null` when the tab
- * holds none. The module checks the rest.
+ * holds none, or nothing it can read (the module would not either). The module checks the rest.
  */
 function tabAttemptPage(): string | null {
   try {

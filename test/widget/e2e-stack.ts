@@ -286,7 +286,10 @@ export async function startE2eStack(pageOrigins: string[]) {
  * A server in front of the relay that passes on the page bundles as they are and adds a space before every other
  * file (the texts and modules a bundle loads later): the bundle's pins must refuse them.
  */
-/** How long `?files=slow` holds the submit chain's module back (and `slow-return` the return's): a payer's press fits well before it arrives. */
+/**
+ * How long `?files=slow` holds the submit chain's module back (and `slow-return` the return's): a payer's press fits
+ * well before it arrives.
+ */
 export const SLOW_LATE_MS = 1_500;
 
 /**
