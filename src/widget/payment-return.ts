@@ -20,6 +20,9 @@ import type { LateModules } from './late/modules.js';
 import { PayError } from './pay-error.js';
 import type { FormValues } from './request.js';
 
+/** The page of an address: what an attempt returns to, and what a return is compared with (return-store.ts). */
+export const pageOf = (href: string) => new URL(href).href.split(/[?#]/)[0]!;
+
 /** The `sessionStorage` key of the tab's attempt (return-store.ts). */
 export const TAB_KEY = 'billing-pay-return';
 /** The query parameter of the return address, and of B's failure address: the attempt's id. */
@@ -94,7 +97,7 @@ export class PaymentReturn implements ReactiveController {
       // attempt that returns to this page: another page's leaves it usable.
       const back = tabAttemptPage();
       if (back === null) this.detail = null;
-      else void this.look({ returned: null, failed: null }, back === location.href.split(/[?#]/)[0]);
+      else void this.look({ returned: null, failed: null }, back === pageOf(location.href));
     });
   }
 

@@ -8,7 +8,7 @@ import { isLookupKind } from '../eps/lookup.js';
 import type { PaymentRequest } from '../eps/request.js';
 import { SYSTEM_IDS, SYSTEMS } from '../eps/systems.js';
 import type { BillingPayReturnDetail } from './events.js';
-import { TAB_KEY, type Markers, type ReturnFormValues } from './payment-return.js';
+import { pageOf, TAB_KEY, type Markers, type ReturnFormValues } from './payment-return.js';
 import { TEXT_PARAMS } from './request.js';
 
 /** The `sessionStorage` key of the tab's attempt, and the `localStorage` key of the origin's recent attempts. */
@@ -23,8 +23,6 @@ interface Attempt extends Omit<BillingPayReturnDetail, 'outcome'> {
   back: string;
   values: ReturnFormValues;
 }
-
-const pageOf = (href: string) => new URL(href).href.split(/[?#]/)[0]!;
 
 /** `fn` on a storage that may not be usable (a sandboxed frame, a full quota, storage turned off): `fallback` then. */
 function using<T>(storage: () => Storage, fn: (s: Storage) => T, fallback: T): T {

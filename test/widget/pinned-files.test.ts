@@ -294,43 +294,44 @@ describe('Pay pressed before the submit chain is here (held back 1.5 s by the se
 });
 
 describe('the return module held back 1.5 s by the server', () => {
-  it('a tab holding an attempt for another page: the ready form stays usable while the tab is looked into', async function () {
-    this.timeout(20_000);
-    // The tab's attempt returns elsewhere: the widget looks into it in idle time after ready, and the form must not wait.
-    const elsewhere = JSON.stringify({ back: new URL('/elsewhere', location.href).href });
-    sessionStorage.setItem('billing-pay-return', elsewhere);
-    try {
-      const changes: string[] = [];
-      const { widget } = await embedAtReady('slow-return', (w) => {
-        const root = w.shadowRoot!;
-        changes.push(...[...root.querySelectorAll('.skeleton, [inert], button[disabled]')].map((e) => e.outerHTML));
-        new MutationObserver((records) => {
-          for (const { target, attributeName } of records) {
-            const element = target as Element;
-            const value = element.getAttribute(attributeName!);
-            if (value !== null && (attributeName !== 'class' || /\bskeleton\b/.test(value)))
-              changes.push(`${element.tagName.toLowerCase()} ${attributeName}="${value}"`);
-          }
-        }).observe(root, { subtree: true, attributeFilter: ['class', 'disabled', 'inert'] });
-      });
-      // The return module, once here, drops the attempt it cannot believe: the look is over.
-      await waitUntil(
-        () => sessionStorage.getItem('billing-pay-return') !== elsewhere,
-        'the tab was never looked into',
-        {
+  // The tab's attempt is looked into in idle time after ready: the form waits only for one that returns to its page.
+  for (const [whose, path, waits] of [
+    ['another page', '/elsewhere', false],
+    ['this page', '/__e2e/page/embed', true],
+  ] as const)
+    it(`a tab holding an attempt for ${whose}: the ready form ${waits ? 'waits' : 'stays usable'} while the tab is looked into`, async function () {
+      this.timeout(20_000);
+      const held = JSON.stringify({ back: new URL(path, location.href).href });
+      sessionStorage.setItem('billing-pay-return', held);
+      try {
+        const changes: string[] = [];
+        const { widget } = await embedAtReady('slow-return', (w) => {
+          const root = w.shadowRoot!;
+          changes.push(...[...root.querySelectorAll('.skeleton, [inert], button[disabled]')].map((e) => e.outerHTML));
+          new MutationObserver((records) => {
+            for (const { target, attributeName } of records) {
+              const element = target as Element;
+              const value = element.getAttribute(attributeName!);
+              if (value !== null && (attributeName !== 'class' || /\bskeleton\b/.test(value)))
+                changes.push(`${element.tagName.toLowerCase()} ${attributeName}="${value}"`);
+            }
+          }).observe(root, { subtree: true, attributeFilter: ['class', 'disabled', 'inert'] });
+        });
+        // The return module, once here, drops the attempt it cannot believe: the look is over.
+        await waitUntil(() => sessionStorage.getItem('billing-pay-return') !== held, 'the tab was never looked into', {
           timeout: 8_000,
-        },
-      );
-      await widget.updateComplete;
-      expect(changes, 'the form never waited for the look').to.deep.equal([]);
-      const redirect = new Promise<CustomEvent>((resolve) =>
-        widget.addEventListener('billing-pay-redirect', (e) => resolve(e as CustomEvent), { once: true }),
-      );
-      widget.shadowRoot!.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
-      expect((await redirect).detail.url).to.match(/\/pay\//);
-    } finally {
-      sessionStorage.removeItem('billing-pay-return');
-      localStorage.removeItem('billing-pay-returns');
-    }
-  });
+        });
+        await widget.updateComplete;
+        if (waits) expect(changes, 'the form waited for the look').to.include('button disabled=""');
+        else expect(changes, 'the form never waited for the look').to.deep.equal([]);
+        const redirect = new Promise<CustomEvent>((resolve) =>
+          widget.addEventListener('billing-pay-redirect', (e) => resolve(e as CustomEvent), { once: true }),
+        );
+        widget.shadowRoot!.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
+        expect((await redirect).detail.url).to.match(/\/pay\//);
+      } finally {
+        sessionStorage.removeItem('billing-pay-return');
+        localStorage.removeItem('billing-pay-returns');
+      }
+    });
 });
