@@ -14,6 +14,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
+import { litUnused, litUnusedGuard } from './scripts/build/lit-unused.js';
 import { hashedName, integrityOf } from './src/relay/assets/widget-assets.js';
 import { systemForms } from './src/widget/system-form.js';
 import { METHODS_RU, RU } from './src/widget/texts/ru.js';
@@ -81,9 +82,11 @@ export function builtFile({ pageBundle = false } = {}): UserConfig {
   return {
     publicDir: false,
     plugins: [
+      // First: the widget's files as written (the template compiler turns decorators into calls).
+      litUnusedGuard(WIDGET_SOURCE),
       minifyTemplates(),
       compiledTemplates(),
-      ...(pageBundle ? [partsOnly(), preparedOnly()] : []),
+      ...(pageBundle ? [partsOnly(), preparedOnly(), litUnused()] : []),
       textFiles(),
       sharedWithLate(late),
     ],
