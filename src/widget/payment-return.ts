@@ -14,7 +14,7 @@
  * (a sandboxed frame, a full quota) means no message, never an error.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { emit, type BillingPayReturnDetail } from './events.js';
+import type { BillingPayReturnDetail } from './events.js';
 import { loadLate } from './late/load.js';
 import type { LateModules } from './late/modules.js';
 import { PayError } from './pay-error.js';
@@ -30,8 +30,6 @@ export const RETURN_MARKER = 'billing-pay-return';
 export const FAILED_MARKER = 'billing-pay-failed';
 /** How long a remembered attempt waits for the payer's return, unless the element is told otherwise. */
 export const RETURN_MAX_AGE_MS = 3_600_000;
-/** How long the message stays (unless the payer pays again first). */
-export const SHOWN_MS = 60_000;
 
 /** The form as the payer left it for the payment page: what "Try again" puts back. */
 export type ReturnFormValues = Omit<FormValues, 'returnUrl' | 'failUrl'>;
@@ -54,13 +52,13 @@ export function loadReturn(): Promise<ReturnModule> {
 }
 
 export class PaymentReturn implements ReactiveController {
-  /** The return found when the element first connected (`undefined`: not looked for yet). */
-  private detail?: BillingPayReturnDetail | null;
+  /** The return found when the element first connected (`undefined`: not looked for yet); set by the return module. */
+  detail?: BillingPayReturnDetail | null;
   /** The form's values of that return, for "Try again". */
-  private values: ReturnFormValues | null = null;
+  values: ReturnFormValues | null = null;
   /** 0: not said yet, 1: shown, 2: gone. */
-  private phase = 0;
-  private timer?: ReturnType<typeof setTimeout>;
+  phase = 0;
+  timer?: ReturnType<typeof setTimeout>;
   /** A return is being looked into (its module loading); `waiting`: one the form waits for (see `lookLater`). */
   private looking = false;
   private waiting = false;
@@ -70,7 +68,7 @@ export class PaymentReturn implements ReactiveController {
   attempt?: string;
 
   constructor(
-    private readonly host: ReactiveControllerHost & HTMLElement,
+    readonly host: ReactiveControllerHost & HTMLElement,
     private readonly options: PaymentReturnOptions = {},
   ) {
     host.addController(this);
@@ -86,7 +84,8 @@ export class PaymentReturn implements ReactiveController {
     // comes in place of the form; any other waits for `lookLater` (storage and the module cost the first screen).
     const markers = this.detail === undefined && takeMarkers();
     if (markers) void this.look(markers, true);
-    else if (this.detail && this.phase < 2) void this.show();
+    // A return found (with its module) and said or about to be: said again, its time to hide starting over.
+    else if (this.detail && this.phase < 2) void this.module!.show(this);
   }
 
   /** Looks for a return without a marker (the tab that paid) once the first screen is shown, in idle time. */
@@ -119,10 +118,7 @@ export class PaymentReturn implements ReactiveController {
         this.host.requestUpdate();
       }
     }
-    const found = this.module.take(this.maxAgeMs, markers);
-    this.detail = found?.detail ?? null;
-    this.values = found?.values ?? null;
-    if (this.detail && this.phase < 2) void this.show();
+    this.module.found(this, markers);
   }
 
   hostDisconnected(): void {
@@ -166,31 +162,6 @@ export class PaymentReturn implements ReactiveController {
     clearTimeout(this.timer);
     if (this.phase === 1) this.host.requestUpdate();
     this.phase = 2;
-  }
-
-  /**
-   * Shows the message and fires the event once the page's own scripts could listen (they have run) and the
-   * empty live region has been rendered in an earlier task (so the message is announced), then hides it after
-   * `SHOWN_MS`. Again after a reconnection: the time to hide starts over.
-   */
-  private async show(): Promise<void> {
-    await this.host.updateComplete;
-    // Modules run when the document is already `interactive`, before DOMContentLoaded; whichever of it and `load` comes
-    // first means the page's scripts have run.
-    if (document.readyState !== 'complete')
-      await new Promise((resolve) => {
-        for (const name of ['DOMContentLoaded', 'load']) addEventListener(name, resolve, { once: true });
-      });
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      if (!this.host.isConnected || this.phase > 1) return;
-      if (!this.phase) {
-        this.phase = 1;
-        this.host.requestUpdate();
-        emit(this.host, 'billing-pay-return', this.detail!);
-      }
-      this.timer = setTimeout(() => this.clear(), SHOWN_MS);
-    });
   }
 }
 

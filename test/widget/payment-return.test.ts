@@ -8,7 +8,7 @@ import sinon from 'sinon';
 import '../../src/widget/billing-pay.js';
 import { BillingPay } from '../../src/widget/billing-pay.js';
 import type { BillingPayReturnDetail } from '../../src/widget/events.js';
-import { SHOWN_MS } from '../../src/widget/payment-return.js';
+import { SHOWN_MS } from '../../src/widget/return-said.js';
 import {
   click,
   field,

@@ -1,6 +1,7 @@
 /**
  * The payer's return, loaded when the address names an attempt (beside `/config`) or a tab holds one, and before a
- * payment is sent (it remembers the attempt): the storage of attempts (return-store.ts) and the result screen.
+ * payment is sent (it remembers the attempt): the storage of attempts (return-store.ts), saying the return
+ * (return-said.ts) and the result screen.
  */
 import { html, type TemplateResult } from 'lit';
 import { LOOKUPS, type LookupKind } from '../../eps/lookup.js';
@@ -18,7 +19,8 @@ import type { FirstTexts, ReturnLabelKey } from '../texts/types.js';
 
 addEnglish({ labels: RETURN_LABELS_EN });
 
-export { forget, remember, take } from '../return-store.js';
+export { forget, remember } from '../return-store.js';
+export { found, show } from '../return-said.js';
 
 /** What was sent, row by row: system, amount, agreement, payment id, time. */
 export function resultRows(d: BillingPayReturnDetail, c: FieldsContext, system: string): [string, string][] {
