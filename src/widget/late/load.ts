@@ -28,14 +28,17 @@ const REGISTRY = Symbol.for('billing-pay');
 /** The Trusted Types policy (`billing-pay`) that vouches for the late modules' addresses, where the browser has them. */
 let policy: { createScriptURL(url: string): unknown } | undefined;
 
-/** `url` as a page that requires Trusted Types takes it (the page's `trusted-types` must name `billing-pay`). */
-function scriptUrl(url: string): unknown {
+/**
+ * `url` as a page that requires Trusted Types takes it (the page's `trusted-types` must name `billing-pay`): one of the
+ * `late` files. The table is passed in: the build writes it out at each place that names `__BP_LATE__`.
+ */
+function scriptUrl(url: string, late: typeof __BP_LATE__): unknown {
   const types = (globalThis as { trustedTypes?: { createPolicy(name: string, rules: object): typeof policy } })
     .trustedTypes;
   if (!types) return url;
   policy ??= types.createPolicy('billing-pay', {
     createScriptURL: (address: string) => {
-      if (!Object.values(__BP_LATE__).some(({ file }) => new URL(file, import.meta.url).href === address))
+      if (!Object.values(late).some(({ file }) => new URL(file, import.meta.url).href === address))
         throw new TypeError(`billing-pay loads no script from ${address}`);
       return address;
     },
@@ -60,14 +63,15 @@ export function loadLate<K extends keyof LateModules>(name: K): Promise<LateModu
 async function fetchLate<K extends keyof LateModules>(name: K): Promise<LateModules[K]> {
   if (typeof __BP_LATE__ !== 'object')
     return (await (await import('./modules.js')).LATE_SOURCES[name]()) as LateModules[K];
-  const { file, integrity } = __BP_LATE__[name];
+  const late = __BP_LATE__;
+  const { file, integrity } = late[name];
   const scope = globalThis as { [REGISTRY]?: Registry };
   const registry = (scope[REGISTRY] ??= { shared: SHARED, modules: {} });
   const script = document.createElement('script');
   script.type = 'module';
   script.integrity = integrity;
   script.crossOrigin = 'anonymous';
-  script.src = scriptUrl(new URL(file, import.meta.url).href) as string;
+  script.src = scriptUrl(new URL(file, import.meta.url).href, late) as string;
   try {
     // A module script's load event comes after it has run, and so after it handed in its exports.
     await new Promise((resolve, reject) => {
