@@ -35,25 +35,14 @@ export default css`
     --billing-pay-spacing: 1rem;
     --billing-pay-max-width: 28rem;
 
-    /* The page's inherited styles stop here: each inherited property gets the element's own value (the direction is
-       passed on, so a right-to-left page mirrors the layout). */
+    /* The page's inherited styles stop here: every property starts from its initial value (custom properties and the
+       direction are passed on, so a right-to-left page mirrors the layout), then takes the element's own. */
+    all: initial;
     display: block;
     box-sizing: border-box;
     max-inline-size: var(--billing-pay-max-width);
-    font: normal normal 400 var(--billing-pay-font-size) / 1.4 var(--billing-pay-font-family);
-    font-feature-settings: normal;
-    text-align: start;
-    text-indent: 0;
-    text-transform: none;
-    text-shadow: none;
-    letter-spacing: normal;
-    word-spacing: normal;
-    white-space: normal;
-    word-break: normal;
-    hyphens: manual;
+    font: 400 var(--billing-pay-font-size) / 1.4 var(--billing-pay-font-family);
     overflow-wrap: anywhere;
-    cursor: auto;
-    visibility: visible;
     color: var(--billing-pay-color-text);
     color-scheme: light;
   }

@@ -305,6 +305,9 @@ describe('<billing-pay> states', () => {
       'cursor',
       'visibility',
       'font-variant-caps',
+      'pointer-events',
+      'caret-color',
+      'tab-size',
     ];
     const SELECTORS = [
       'legend',
@@ -317,7 +320,7 @@ describe('<billing-pay> states', () => {
       '.note',
     ];
 
-    it('on a page styled text-align, serif, line-height 3, letter-spacing and uppercase, it looks as on a plain page', async () => {
+    it('on a page styled text-align, serif, line-height 3, letter-spacing, uppercase, no pointer events…, it looks and acts as on a plain page', async () => {
       const box = await fixture<HTMLElement>(html`<div>
         <div><billing-pay relay=${RELAY} lang="en"></billing-pay></div>
         <div><billing-pay relay=${RELAY} lang="en"></billing-pay></div>
@@ -340,6 +343,9 @@ describe('<billing-pay> states', () => {
         cursor: 'wait',
         textShadow: '1px 1px red',
         fontVariant: 'small-caps',
+        pointerEvents: 'none',
+        caretColor: 'rgb(200, 0, 0)',
+        tabSize: '2',
       });
       expect(getComputedStyle(styledBox!).textTransform, 'the page is styled').to.equal('uppercase');
       const [plain, styled] = [...box.querySelectorAll('billing-pay')];
