@@ -2,8 +2,8 @@
  * Builds the bench's Lit reference element as `vite.config.ts` builds the widget (same target, minifier, plugins and
  * library options), only from another entry into `bench/tmp/reference/`. Used by `npm run bench`. The floor is a Lit
  * element as Lit's users write and ship it: Lit reads its template at run time, so it keeps Lit's template parser,
- * which the widget's bundles leave out because their build prepares every template (`preparedOnly`), and Lit's
- * features the widget does not use, which its bundles leave out too (`litUnused`: this element has decorators).
+ * which the widget's bundles leave out because their build prepares every template (`preparedOnly`), and the Lit
+ * features the widget's bundles leave out because no widget file uses them (`litUnused`).
  */
 import { defineConfig, type PluginOption, type UserConfig } from 'vite';
 import { LIT_UNUSED } from '../scripts/build/lit-unused.js';
@@ -16,7 +16,7 @@ const named = (p: PluginOption) => (p && typeof p === 'object' && 'name' in p ? 
 const LIT_AS_SHIPPED = [PREPARED_ONLY, LIT_UNUSED];
 const plugins = (widget.plugins ?? []).filter((p) => !LIT_AS_SHIPPED.includes(named(p) ?? ''));
 if (plugins.length !== (widget.plugins?.length ?? 0) - LIT_AS_SHIPPED.length)
-  throw new Error(`vite.config.ts has not each of ${LIT_AS_SHIPPED.join(', ')} to leave out`);
+  throw new Error(`vite.config.ts lacks one of ${LIT_AS_SHIPPED.join(', ')} to leave out`);
 
 export default defineConfig({
   ...widget,

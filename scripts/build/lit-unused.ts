@@ -1,17 +1,20 @@
 /**
  * Lit features no widget file uses, left out of the page bundles' Lit (`litUnused`), and the check that keeps it so
  * (`litUnusedGuard`): directives, decorators, the ShadyDOM/ShadyCSS polyfills' hooks and the registry of loaded Lit
- * versions, and `<style>` elements for browsers without constructable style sheets (every browser the form's CSS needs,
- * with `:has()`, container queries and `color-mix()`, adopts style sheets). About -480 B brotli of the payment page's
- * bundle. Each edit is found in Lit's published files by syntax and must match: the build fails when Lit changes shape.
+ * versions (docs/performance.md has what it saves). Lit's `<style>` fallback for browsers without adoptable style
+ * sheets stays: the form still renders there. Each edit is found in Lit's published files by syntax and must match:
+ * the build fails when Lit changes shape.
  */
 import ts from 'typescript';
 import type { Plugin } from 'vite';
 
 export const LIT_UNUSED = 'billing-pay:lit-unused';
 
-/** Imports of what `litUnused` leaves out: directives and decorators. */
-const LEFT_OUT = /^(?:lit(?:-html|-element)?|@lit\/reactive-element)\/(?:directives?\b|async-directive|decorators)/;
+/** Lit's modules of what `litUnused` leaves out, however reached: directives, decorators, polyfill support. */
+const LEFT_OUT = new RegExp(
+  String.raw`[\\/]node_modules[\\/](?:lit|lit-html|lit-element|@lit[\\/]reactive-element)[\\/]` +
+    String.raw`(?:development[\\/])?(?:directives?\b|async-directive|directive-helpers|decorators|polyfill-support)`,
+);
 
 type Edit = { start: number; end: number; text: string };
 type Edits = (file: ts.SourceFile) => Edit[];
@@ -109,28 +112,18 @@ const EDITS: Record<string, Edits> = {
     return [...decorators, ...hooks('reactiveElement')(file)];
   },
   'lit-element/lit-element.js': hooks('litElement'),
-  '@lit/reactive-element/css-tag.js': (file) => [
-    // Style sheets are adopted: the fallback to `<style>` elements goes with the test for it.
-    replace(
-      file,
-      one(
-        found(
-          file,
-          (n): n is ts.VariableDeclaration =>
-            ts.isVariableDeclaration(n) &&
-            !!n.initializer &&
-            !ts.isArrowFunction(n.initializer) &&
-            n.initializer.getText(file).includes('adoptedStyleSheets'),
-        ),
-        'test for adoptable style sheets',
-      ).initializer!,
-      '!0',
-    ),
+  '@lit/reactive-element/css-tag.js': (file) => {
     // A value that is not a css result is a programmer's error the widget's files cannot make: a short message.
-    ...found(file, (n): n is ts.StringLiteral => ts.isStringLiteral(n) && n.text.includes('unsafeCSS')).map((n) =>
-      replace(file, n, '"not a css result"'),
-    ),
-  ],
+    const errors = found(
+      file,
+      (n): n is ts.CallExpression =>
+        ts.isCallExpression(n) &&
+        n.expression.getText(file) === 'Error' &&
+        n.arguments.some((a) => a.getText(file).includes('unsafeCSS')),
+    );
+    if (errors.length !== 2) throw new Error(`${LIT_UNUSED}: not css-tag's two errors (${errors.length})`);
+    return errors.map((n) => replace(file, n, 'Error("billing-pay: not a css result")'));
+  },
 };
 
 /** Leaves the unused features out of Lit's files (page bundles only; a late module borrows the bundle's Lit). */
@@ -158,7 +151,11 @@ export function litUnused(): Plugin {
   };
 }
 
-/** Fails the build of any widget file (its late modules' too) that uses what `litUnused` leaves out of Lit. */
+/**
+ * Fails the build of a page bundle or late module that uses what `litUnused` leaves out of Lit: a widget file with a
+ * decorator, or any of Lit's modules of directives, decorators or polyfill support among the modules built (however
+ * imported: statically, dynamically, by a library).
+ */
 export function litUnusedGuard(source: RegExp): Plugin {
   return {
     name: 'billing-pay:lit-unused-guard',
@@ -167,20 +164,15 @@ export function litUnusedGuard(source: RegExp): Plugin {
     transform(code, id) {
       if (!source.test(id)) return null;
       const file = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true);
-      const uses = found(
-        file,
-        (n): n is ts.Node =>
-          ts.isDecorator(n) ||
-          ((ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) &&
-            !!n.moduleSpecifier &&
-            ts.isStringLiteral(n.moduleSpecifier) &&
-            LEFT_OUT.test(n.moduleSpecifier.text)),
-      );
-      if (uses.length)
-        throw new Error(
-          `${id}: ${uses[0]!.getText(file)}: the page bundles' Lit has no directives or decorators (${LIT_UNUSED})`,
-        );
+      const [decorator] = found(file, ts.isDecorator);
+      if (decorator)
+        throw new Error(`${id}: ${decorator.getText(file)}: the page bundles' Lit has no decorators (${LIT_UNUSED})`);
       return null;
+    },
+    buildEnd(error) {
+      const used = [...this.getModuleIds()].filter((id) => LEFT_OUT.test(id));
+      if (!error && used.length)
+        throw new Error(`${used.join(', ')}: the page bundles' Lit has no directives or decorators (${LIT_UNUSED})`);
     },
   };
 }
