@@ -35,9 +35,14 @@ export default css`
     --billing-pay-spacing: 1rem;
     --billing-pay-max-width: 28rem;
 
-    /* The page's inherited styles stop here: every property starts from its initial value (custom properties and the
-       direction are passed on, so a right-to-left page mirrors the layout), then takes the element's own. */
+    /* The page's inherited styles stop here: every property starts from its initial value, then takes the element's
+       own. Passed on: custom properties, the direction (a right-to-left page mirrors the layout), an ancestor that
+       hides or disables what it holds, and the text size the page allows a phone to adjust. */
     all: initial;
+    visibility: inherit;
+    pointer-events: inherit;
+    -webkit-text-size-adjust: inherit;
+    text-size-adjust: inherit;
     display: block;
     box-sizing: border-box;
     max-inline-size: var(--billing-pay-max-width);

@@ -305,7 +305,6 @@ describe('<billing-pay> states', () => {
       'cursor',
       'visibility',
       'font-variant-caps',
-      'pointer-events',
       'caret-color',
       'tab-size',
     ];
@@ -320,7 +319,7 @@ describe('<billing-pay> states', () => {
       '.note',
     ];
 
-    it('on a page styled text-align, serif, line-height 3, letter-spacing, uppercase, no pointer events…, it looks and acts as on a plain page', async () => {
+    it('on a page styled text-align, serif, line-height 3, letter-spacing, uppercase, a caret colour…, it looks as on a plain page', async () => {
       const box = await fixture<HTMLElement>(html`<div>
         <div><billing-pay relay=${RELAY} lang="en"></billing-pay></div>
         <div><billing-pay relay=${RELAY} lang="en"></billing-pay></div>
@@ -343,7 +342,6 @@ describe('<billing-pay> states', () => {
         cursor: 'wait',
         textShadow: '1px 1px red',
         fontVariant: 'small-caps',
-        pointerEvents: 'none',
         caretColor: 'rgb(200, 0, 0)',
         tabSize: '2',
       });
@@ -358,6 +356,16 @@ describe('<billing-pay> states', () => {
           expect(b!.getPropertyValue(prop), `${selector} ${prop}`).to.equal(a!.getPropertyValue(prop));
       }
       expect(styled!.getBoundingClientRect().height, 'the same height').to.equal(plain!.getBoundingClientRect().height);
+    });
+
+    it('is hidden or disabled with an ancestor that hides or disables what it holds', async () => {
+      const box = await fixture<HTMLElement>(html`<div><billing-pay relay=${RELAY} lang="en"></billing-pay></div>`);
+      const el = box.querySelector('billing-pay')!;
+      await waitUntil(() => el.state === 'ready', 'not ready');
+      await el.updateComplete;
+      Object.assign(box.style, { visibility: 'hidden', pointerEvents: 'none' });
+      const pay = getComputedStyle(el.shadowRoot!.querySelector('button.pay')!);
+      expect([pay.visibility, pay.pointerEvents]).to.deep.equal(['hidden', 'none']);
     });
 
     it('in a right-to-left page, mirrors its layout with the text', async () => {
