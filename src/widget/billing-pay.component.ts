@@ -278,7 +278,7 @@ export class BillingPay extends BillingElement {
     const { values, problems } = this.entries.value;
     if (changed.has('amount')) {
       // No amount (the usual first update) reads none: the amount's rules wait for the payer's typing.
-      const canonical = this.amount && canonicalAmount(this.amount);
+      const canonical = this.amount === '' ? null : canonicalAmount(this.amount);
       this.entries.set({ values: { amount: canonical ? formatAmount(canonical, locale) : this.amount } });
     } else if (this.shownLocale && locale !== this.shownLocale) {
       // Keep a readable amount readable when the language (and so the decimal mark) changes.

@@ -52,7 +52,7 @@ export function loadReturn(): Promise<ReturnModule> {
 }
 
 export class PaymentReturn implements ReactiveController {
-  /** The return found when the element first connected (`undefined`: not looked for yet); set by the return module. */
+  /** The return found when the element first connected (`undefined`: not looked for yet, `null`: none). */
   detail?: BillingPayReturnDetail | null;
   /** The form's values of that return, for "Try again". */
   values: ReturnFormValues | null = null;
@@ -84,7 +84,7 @@ export class PaymentReturn implements ReactiveController {
     // comes in place of the form; any other waits for `lookLater` (storage and the module cost the first screen).
     const markers = this.detail === undefined && takeMarkers();
     if (markers) void this.look(markers, true);
-    // A return found (with its module) and said or about to be: said again, its time to hide starting over.
+    // Back in the page with a return found (its module is here): said if not yet, its time to hide starting over.
     else if (this.detail && this.phase < 2) void this.module!.show(this);
   }
 
