@@ -9,6 +9,7 @@ import ts from 'typescript';
 import type { Plugin } from 'vite';
 
 export const LIT_UNUSED = 'billing-pay:lit-unused';
+export const LIT_UNUSED_GUARD = 'billing-pay:lit-unused-guard';
 
 /** Lit's modules of what `litUnused` leaves out, however reached: directives, decorators, polyfill support. */
 const LEFT_OUT = new RegExp(
@@ -158,7 +159,7 @@ export function litUnused(): Plugin {
  */
 export function litUnusedGuard(source: RegExp): Plugin {
   return {
-    name: 'billing-pay:lit-unused-guard',
+    name: LIT_UNUSED_GUARD,
     apply: 'build',
     enforce: 'pre',
     transform(code, id) {
