@@ -423,7 +423,10 @@ describe('<billing-pay> states', () => {
             await waitUntil(() => navigate.calledOnce, 'not taken to the payment page');
             try {
               const back = await widget('the result screen');
-              await waitUntil(() => back.shadowRoot!.querySelector('[part="result"]'), 'no result screen');
+              // The tab's unmarked return is looked into in idle time (up to a second), then its module loads.
+              await waitUntil(() => back.shadowRoot!.querySelector('[part="result"]'), 'no result screen', {
+                timeout: 5_000,
+              });
               expect(back.scrollWidth, 'the result: nothing sticks out').to.be.at.most(360);
               await expect(back).to.be.accessible();
             } finally {
