@@ -6,7 +6,7 @@
  * tsconfig.json: Lit's legacy decorators become `__decorate(…)` calls and fields are assigned in the constructor
  * (checked in the built file). The widget's files with `html` templates (the late modules' too) go through
  * TypeScript's own transpiler first, with the same options, to prepare those templates (`compiledTemplates`); the page
- * bundles then carry no template parser (`preparedOnly`).
+ * bundles then carry no template parser (scripts/build/lit-unused.ts).
  */
 import { compileLitTemplates } from '@lit-labs/compiler';
 import ts from 'typescript';
@@ -15,6 +15,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import { litUnused, litUnusedGuard } from './scripts/build/lit-unused.js';
+import { applyEdits, found, replaced, type Edit } from './scripts/build/source-edits.js';
 import { hashedName, integrityOf } from './src/relay/assets/widget-assets.js';
 import { systemForms } from './src/widget/system-form.js';
 import { METHODS_RU, RU } from './src/widget/texts/ru.js';
@@ -86,7 +87,7 @@ export function builtFile({ pageBundle = false } = {}): UserConfig {
       litUnusedGuard(WIDGET_SOURCE),
       minifyTemplates(),
       compiledTemplates(),
-      ...(pageBundle ? [partsOnly(), preparedOnly(), litUnused()] : []),
+      ...(pageBundle ? [partsOnly(), litUnused()] : []),
       textFiles(),
       sharedWithLate(late),
     ],
@@ -224,7 +225,7 @@ function minifyTemplates(): Plugin {
     transform(code, id) {
       if (!WIDGET_SOURCE.test(id) || !/\b(?:html|css)`/.test(code)) return null;
       const file = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true);
-      const edits: { start: number; end: number; text: string }[] = [];
+      const edits: Edit[] = [];
       const visit = (node: ts.Node): void => {
         if (ts.isTaggedTemplateExpression(node) && ts.isIdentifier(node.tag) && /^(?:html|css)$/.test(node.tag.text)) {
           const minify = node.tag.text === 'css' ? minifyCss : minifyHtml;
@@ -241,53 +242,39 @@ function minifyTemplates(): Plugin {
         ts.forEachChild(node, visit);
       };
       visit(file);
-      let out = code;
-      for (const { start, end, text } of edits.sort((a, b) => b.start - a.start))
-        out = out.slice(0, start) + text + out.slice(end);
-      return { code: out, map: null };
+      return { code: applyEdits(code, edits), map: null };
     },
   };
 }
 
-/** Lit's template tags, and the modules whose templates only Lit's parser can read (at run time). */
+/** Lit's template tags, and Lit's modules that export them. */
 const TEMPLATE_TAGS = new Set(['html', 'svg', 'mathml']);
-const RUNTIME_TEMPLATES = /^lit(?:-html)?\/(?:static(?:-html)?|directives\/unsafe-(?:html|svg|mathml))\.js$/;
 const LIT = /^lit(?:-html)?$/;
 
-/**
- * Lit's tagged templates in a source (the tag by its name in Lit, under an alias too, or as `x.html`), and the
- * imports of modules whose templates Lit reads at run time.
- */
-function litTemplates(code: string, id: string): { tags: number; runtime: string[] } {
+/** The number of Lit's tagged templates in a source (the tag by its name in Lit, under an alias too, or as `x.html`). */
+function litTemplates(code: string, id: string): number {
   const file = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true);
   const names = new Set(TEMPLATE_TAGS);
-  const runtime: string[] = [];
   for (const statement of file.statements) {
-    const from = (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && statement.moduleSpecifier;
-    if (!from || !ts.isStringLiteral(from)) continue;
-    if (RUNTIME_TEMPLATES.test(from.text)) runtime.push(from.text);
-    const bindings = ts.isImportDeclaration(statement) && statement.importClause?.namedBindings;
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+    const from = statement.moduleSpecifier;
+    const bindings = statement.importClause?.namedBindings;
     if (LIT.test(from.text) && bindings && ts.isNamedImports(bindings))
       for (const e of bindings.elements) if (TEMPLATE_TAGS.has((e.propertyName ?? e.name).text)) names.add(e.name.text);
   }
-  let tags = 0;
-  const visit = (node: ts.Node): void => {
-    if (ts.isTaggedTemplateExpression(node)) {
-      const tag = ts.isPropertyAccessExpression(node.tag) ? node.tag.name : node.tag;
-      if (ts.isIdentifier(tag) && names.has(tag.text)) tags += 1;
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(file);
-  return { tags, runtime };
+  return found(file, (node): node is ts.TaggedTemplateExpression => {
+    if (!ts.isTaggedTemplateExpression(node)) return false;
+    const tag = ts.isPropertyAccessExpression(node.tag) ? node.tag.name : node.tag;
+    return ts.isIdentifier(tag) && names.has(tag.text);
+  }).length;
 }
 
 /**
  * Prepares the widget's `html` templates at build time (`@lit-labs/compiler`): the first render then skips Lit's
  * prepare step (reading each template's HTML for its parts), which took half of the ready form's render. The build
- * fails on a template left for Lit's parser (`preparedOnly` leaves it out): one the compiler cannot prepare (`svg`,
- * `mathml`), one outside the widget's files, or a module of templates read at run time (`static-html`, the `unsafe-*`
- * directives). The part classes are imported by name, not by namespace, so that a late module can borrow them from the
+ * fails on a template left for Lit's parser, which the page bundles leave out: one the compiler cannot prepare (`svg`,
+ * `mathml`) or one outside the widget's files (a module of templates read at run time, `static-html` or the `unsafe-*`
+ * directives, fails `litUnusedGuard`). The part classes are imported by name, not by namespace, so that a late module can borrow them from the
  * bundle, and `html`, which a prepared template no longer calls, is not imported.
  */
 function compiledTemplates(): Plugin {
@@ -298,10 +285,7 @@ function compiledTemplates(): Plugin {
     enforce: 'pre',
     transform(code, id) {
       if (!/[\\/]src[\\/].*\.ts$/.test(id)) return null;
-      const source = litTemplates(code, id);
-      if (source.runtime.length)
-        throw new Error(`${id}: imports ${source.runtime.join(', ')}, whose templates only Lit's parser reads`);
-      if (!source.tags) return null;
+      if (!litTemplates(code, id)) return null;
       if (!WIDGET_SOURCE.test(id))
         throw new Error(`${id}: Lit templates outside the widget's files, which the build prepares`);
       const out = ts.transpileModule(code, {
@@ -309,7 +293,7 @@ function compiledTemplates(): Plugin {
         compilerOptions: { ...projectOptions, module: ts.ModuleKind.ESNext },
         transformers: { before: [compileLitTemplates()] },
       }).outputText;
-      if (litTemplates(out, id).tags) throw new Error(`${id}: a Lit template the compiler could not prepare`);
+      if (litTemplates(out, id)) throw new Error(`${id}: a Lit template the compiler could not prepare`);
       let namespaces = 0;
       const named = out.replace(NAMESPACE, (_, local: string, parts: string) => {
         namespaces += 1;
@@ -324,13 +308,12 @@ function compiledTemplates(): Plugin {
 /** `code` without `html` among the names it imports from Lit: a prepared template no longer calls the tag. */
 function withoutHtmlImport(code: string, id: string): string {
   const file = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true);
-  const edits: { start: number; end: number; text: string }[] = [];
-  let uses = 0;
-  const visit = (node: ts.Node): void => {
-    if (ts.isIdentifier(node) && node.text === 'html' && !ts.isImportSpecifier(node.parent)) uses += 1;
-    ts.forEachChild(node, visit);
-  };
-  visit(file);
+  const edits: Edit[] = [];
+  const uses = found(
+    file,
+    (node): node is ts.Identifier =>
+      ts.isIdentifier(node) && node.text === 'html' && !ts.isImportSpecifier(node.parent),
+  ).length;
   for (const statement of file.statements) {
     if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
     const bindings = statement.importClause?.namedBindings;
@@ -338,16 +321,9 @@ function withoutHtmlImport(code: string, id: string): string {
     const kept = bindings.elements.filter((e) => e.name.text !== 'html');
     if (kept.length === bindings.elements.length) continue;
     if (uses) throw new Error(`${id}: \`html\` is used other than as a template's tag`);
-    edits.push({
-      start: bindings.getStart(file),
-      end: bindings.getEnd(),
-      text: `{ ${kept.map((e) => e.getText(file)).join(', ')} }`,
-    });
+    edits.push(replaced(file, bindings, `{ ${kept.map((e) => e.getText(file)).join(', ')} }`));
   }
-  let out = code;
-  for (const { start, end, text } of edits.sort((a, b) => b.start - a.start))
-    out = out.slice(0, start) + text + out.slice(end);
-  return out;
+  return applyEdits(code, edits);
 }
 
 /**
@@ -406,99 +382,6 @@ function partsOnly(): Plugin {
         code: `${code.slice(0, object.getStart(file))}{${kept.join(',')}}${code.slice(object.getEnd())}`,
         map: null,
       };
-    },
-  };
-}
-
-/**
- * Every template of a page bundle and its late modules is prepared at build time (`compiledTemplates`), so Lit's
- * template parser (the class that reads a template's HTML for its parts, with its regular expressions) is never called:
- * its constructor and its parse function become an error, and the minifier drops what only they used (about -830 B
- * brotli of the payment page's bundle). The build fails if Lit's file has another shape, or was not seen.
- */
-export const PREPARED_ONLY = 'billing-pay:lit-prepared-only';
-
-function preparedOnly(): Plugin {
-  let seen = false;
-  return {
-    name: PREPARED_ONLY,
-    apply: 'build',
-    enforce: 'pre',
-    transform(code, id) {
-      if (!/[\\/]lit-html[\\/](?:development[\\/])?lit-html\.js$/.test(id)) return null;
-      const file = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true);
-      const classes: ts.ConstructorDeclaration[] = [];
-      const visit = (node: ts.Node): void => {
-        // The template class: the one with a static `createElement` (which prepared templates use too).
-        if (
-          ts.isClassDeclaration(node) &&
-          node.members.some(
-            (m) =>
-              ts.isMethodDeclaration(m) &&
-              m.name.getText(file) === 'createElement' &&
-              m.modifiers?.some((k) => k.kind === ts.SyntaxKind.StaticKeyword),
-          )
-        )
-          classes.push(...node.members.filter(ts.isConstructorDeclaration));
-        ts.forEachChild(node, visit);
-      };
-      visit(file);
-      const body = classes.length === 1 ? classes[0]!.body : undefined;
-      if (!body) throw new Error(`${id}: not one template class with a constructor (${classes.length})`);
-      // The parser's own function (`const [html, attrNames] = getTemplateHtml(strings, type)`), which Lit's internal
-      // object, lent with the part classes, also holds: it goes too.
-      const parsers: string[] = [];
-      const call = (node: ts.Node): void => {
-        if (
-          ts.isVariableDeclaration(node) &&
-          ts.isArrayBindingPattern(node.name) &&
-          node.initializer &&
-          ts.isCallExpression(node.initializer) &&
-          ts.isIdentifier(node.initializer.expression)
-        )
-          parsers.push(node.initializer.expression.text);
-        ts.forEachChild(node, call);
-      };
-      call(body);
-      const declarations: ts.Expression[] = [];
-      const find = (node: ts.Node): void => {
-        if (
-          ts.isVariableDeclaration(node) &&
-          ts.isIdentifier(node.name) &&
-          parsers.includes(node.name.text) &&
-          node.initializer
-        )
-          declarations.push(node.initializer);
-        ts.forEachChild(node, find);
-      };
-      find(file);
-      const [parse] = declarations;
-      if (parsers.length !== 1 || declarations.length !== 1 || !parse || !ts.isArrowFunction(parse))
-        throw new Error(`${id}: no one template parser function called by the template class`);
-      const refuse = 'throw Error("billing-pay: a template not prepared at build time")';
-      const edits = [
-        { start: parse.getStart(file), end: parse.getEnd(), text: `() => {${refuse}}` },
-        { start: body.getStart(file), end: body.getEnd(), text: `{${refuse}}` },
-      ];
-      // The parser's expressions built by `RegExp(…)` at the top level: a call the minifier keeps unless told it is pure.
-      for (const statement of file.statements)
-        if (ts.isVariableStatement(statement))
-          for (const { initializer: init } of statement.declarationList.declarations)
-            if (
-              init &&
-              ts.isCallExpression(init) &&
-              ts.isIdentifier(init.expression) &&
-              init.expression.text === 'RegExp'
-            )
-              edits.push({ start: init.getStart(file), end: init.getStart(file), text: '/*@__PURE__*/ ' });
-      seen = true;
-      let out = code;
-      for (const { start, end, text } of edits.sort((a, b) => b.start - a.start))
-        out = out.slice(0, start) + text + out.slice(end);
-      return { code: out, map: null };
-    },
-    buildEnd(error) {
-      if (!error && !seen) throw new Error(`${PREPARED_ONLY}: Lit's lit-html.js was not among the modules built`);
     },
   };
 }

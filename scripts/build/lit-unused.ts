@@ -1,46 +1,33 @@
 /**
  * Lit features no widget file uses, left out of the page bundles' Lit (`litUnused`), and the check that keeps it so
- * (`litUnusedGuard`): directives, decorators, the ShadyDOM/ShadyCSS polyfills' hooks and the registry of loaded Lit
+ * (`litUnusedGuard`): the template parser (every template is prepared at build time, vite.config.ts's
+ * `compiledTemplates`), directives, decorators, the ShadyDOM/ShadyCSS polyfills' hooks and the registry of loaded Lit
  * versions (docs/performance.md has what it saves). Lit's `<style>` fallback for browsers without adoptable style
  * sheets stays: the form still renders there. Each edit is found in Lit's published files by syntax and must match:
  * the build fails when Lit changes shape.
  */
 import ts from 'typescript';
 import type { Plugin } from 'vite';
+import { applyEdits, found, replaced as replace, type Edit } from './source-edits.js';
 
 export const LIT_UNUSED = 'billing-pay:lit-unused';
 export const LIT_UNUSED_GUARD = 'billing-pay:lit-unused-guard';
 
-/** Lit's modules of what `litUnused` leaves out, however reached: directives, decorators, polyfill support. */
+/**
+ * Lit's modules of what `litUnused` leaves out, however reached: templates read at run time (`static-html`, and the
+ * `unsafe-*` directives), directives, decorators, polyfill support.
+ */
 const LEFT_OUT = new RegExp(
   String.raw`[\\/]node_modules[\\/](?:lit|lit-html|lit-element|@lit[\\/]reactive-element)[\\/]` +
-    String.raw`(?:development[\\/])?(?:directives?\b|async-directive|directive-helpers|decorators|polyfill-support)`,
+    String.raw`(?:development[\\/])?(?:static(?:-html)?\.js|directives?\b|async-directive|directive-helpers|decorators|polyfill-support)`,
 );
 
-type Edit = { start: number; end: number; text: string };
 type Edits = (file: ts.SourceFile) => Edit[];
-
-/** Every node of `file` that `test` accepts. */
-function found<T extends ts.Node>(file: ts.SourceFile, test: (node: ts.Node) => node is T): T[] {
-  const all: T[] = [];
-  const visit = (node: ts.Node): void => {
-    if (test(node)) all.push(node);
-    ts.forEachChild(node, visit);
-  };
-  visit(file);
-  return all;
-}
 
 function one<T>(all: T[], what: string): T {
   if (all.length !== 1) throw new Error(`${LIT_UNUSED}: not one ${what} (${all.length})`);
   return all[0]!;
 }
-
-const replace = (file: ts.SourceFile, node: ts.Node, text: string): Edit => ({
-  start: node.getStart(file),
-  end: node.getEnd(),
-  text,
-});
 
 /** `x.<name>PolyfillSupport` read as nothing, and `(x.<name>Versions ??= []).push(…)` not called. */
 const hooks =
@@ -72,22 +59,77 @@ const hooks =
     ),
   ];
 
+/**
+ * The template parser (the class that reads a template's HTML for its parts, with its regular expressions): its
+ * constructor and its parse function throw, and its top-level `RegExp(…)` calls are marked pure, so the minifier drops
+ * all it used.
+ */
+function templateParser(file: ts.SourceFile): Edit[] {
+  // The template class: the one with a static `createElement` (which prepared templates use too).
+  const isStatic = (m: ts.MethodDeclaration) => m.modifiers?.some((k) => k.kind === ts.SyntaxKind.StaticKeyword);
+  const template = one(
+    found(
+      file,
+      (n): n is ts.ClassDeclaration =>
+        ts.isClassDeclaration(n) &&
+        n.members.some((m) => ts.isMethodDeclaration(m) && m.name.getText(file) === 'createElement' && isStatic(m)),
+    ),
+    'template class',
+  );
+  const body = one(template.members.filter(ts.isConstructorDeclaration), 'template constructor').body!;
+  // The parse function, called as `const [html, attrNames] = getTemplateHtml(strings, type)`.
+  const call = one(
+    found(
+      body,
+      (n): n is ts.VariableDeclaration =>
+        ts.isVariableDeclaration(n) &&
+        ts.isArrayBindingPattern(n.name) &&
+        !!n.initializer &&
+        ts.isCallExpression(n.initializer) &&
+        ts.isIdentifier(n.initializer.expression),
+    ),
+    'call of the template parser',
+  );
+  const name = ((call.initializer as ts.CallExpression).expression as ts.Identifier).text;
+  const parse = one(
+    found(
+      file,
+      (n): n is ts.VariableDeclaration =>
+        ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.name.text === name && !!n.initializer,
+    ),
+    'template parser',
+  ).initializer!;
+  if (!ts.isArrowFunction(parse)) throw new Error(`${LIT_UNUSED}: the template parser is not an arrow function`);
+  const refuse = 'throw Error("billing-pay: a template not prepared at build time")';
+  const pure = file.statements
+    .filter(ts.isVariableStatement)
+    .flatMap((statement) => statement.declarationList.declarations)
+    .flatMap(({ initializer: init }) =>
+      init && ts.isCallExpression(init) && ts.isIdentifier(init.expression) && init.expression.text === 'RegExp'
+        ? [{ start: init.getStart(file), end: init.getStart(file), text: '/*@__PURE__*/ ' }]
+        : [],
+    );
+  return [replace(file, parse, `() => {${refuse}}`), replace(file, body, `{${refuse}}`), ...pure];
+}
+
+/** The directive resolver answers the value as it is: no widget file makes a directive. */
+function directiveResolver(file: ts.SourceFile): Edit[] {
+  const resolver = one(
+    found(
+      file,
+      (n): n is ts.FunctionDeclaration =>
+        ts.isFunctionDeclaration(n) && !!n.body && n.body.getText(file).includes('_$litDirective$'),
+    ),
+    'directive resolver',
+  );
+  const value = resolver.parameters[1]?.name;
+  if (!value || !ts.isIdentifier(value)) throw new Error(`${LIT_UNUSED}: the directive resolver takes no value`);
+  return [replace(file, resolver.body!, `{return ${value.text}}`)];
+}
+
 /** Each Lit file, and what leaves it. */
 const EDITS: Record<string, Edits> = {
-  'lit-html/lit-html.js': (file) => {
-    // The directive resolver answers the value as it is: no widget file makes a directive.
-    const resolver = one(
-      found(
-        file,
-        (n): n is ts.FunctionDeclaration =>
-          ts.isFunctionDeclaration(n) && !!n.body && n.body.getText(file).includes('_$litDirective$'),
-      ),
-      'directive resolver',
-    );
-    const value = resolver.parameters[1]?.name;
-    if (!value || !ts.isIdentifier(value)) throw new Error(`${LIT_UNUSED}: the directive resolver takes no value`);
-    return [replace(file, resolver.body!, `{return ${value.text}}`), ...hooks('litHtml')(file)];
-  },
+  'lit-html/lit-html.js': (file) => [...templateParser(file), ...directiveResolver(file), ...hooks('litHtml')(file)],
   '@lit/reactive-element/reactive-element.js': (file) => {
     // Decorators: the `Symbol.metadata` polyfill, the property metadata they leave, and `addInitializer`.
     const decorators = [
@@ -138,12 +180,8 @@ export function litUnused(): Plugin {
       const key = Object.keys(EDITS).find((k) => id.replaceAll('\\', '/').endsWith(`/node_modules/${k}`));
       if (!key) return null;
       const file = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true);
-      const edits = EDITS[key]!(file);
       seen.add(key);
-      let out = code;
-      for (const { start, end, text } of edits.sort((a, b) => b.start - a.start))
-        out = out.slice(0, start) + text + out.slice(end);
-      return { code: out, map: null };
+      return { code: applyEdits(code, EDITS[key]!(file)), map: null };
     },
     buildEnd(error) {
       const missing = Object.keys(EDITS).filter((k) => !seen.has(k));
@@ -173,7 +211,9 @@ export function litUnusedGuard(source: RegExp): Plugin {
     buildEnd(error) {
       const used = [...this.getModuleIds()].filter((id) => LEFT_OUT.test(id));
       if (!error && used.length)
-        throw new Error(`${used.join(', ')}: the page bundles' Lit has no directives or decorators (${LIT_UNUSED})`);
+        throw new Error(
+          `${used.join(', ')}: the page bundles' Lit has no template parser, directives or decorators (${LIT_UNUSED})`,
+        );
     },
   };
 }
