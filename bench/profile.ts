@@ -153,7 +153,8 @@ async function oneLoad(browser: Browser, url: string, event: string): Promise<Lo
     const phases = {
       request: (at('ResourceSendRequest') - nav.ts) / 1000,
       firstByte: ((streamed?.ts ?? Number.NaN) - nav.ts) / 1000,
-      lastByte: (at('ResourceReceiveResponse') - nav.ts) / 1000,
+      // Not ResourceReceiveResponse: under throttling the renderer sees the response just before its last chunks.
+      lastByte: (at('ResourceFinish') - nav.ts) / 1000,
     };
     return {
       ready: (readyMark.ts - nav.ts) / 1000,

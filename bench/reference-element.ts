@@ -1,8 +1,8 @@
 /**
  * The bench's reference for the widget: a trivial Lit element built the same way as `dist/billing-pay.js` (Lit
- * bundled, minified, same decorators), its template read at run time by Lit's parser, as Lit ships. Like `<billing-pay>` it reads `{relay}/config`, renders once it has it and
- * then fires an event, so that both pay the same network and Lit's own cost; what the widget costs beyond this is
- * its own code.
+ * bundled, minified, same decorators), its template read at run time by Lit's parser, as Lit ships. Like
+ * `<billing-pay>` it reads `{relay}/config`, renders once it has it and then fires an event, so that both pay the same
+ * network and Lit's own cost; what the widget costs beyond this is its own code.
  */
 import { LitElement, css, html, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';

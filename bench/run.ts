@@ -50,7 +50,7 @@ const PLAN = {
   memoryConnections: 50,
   replayConnections: 50,
   pageLoads: QUICK ? 4 : 20,
-  /** Fresh loads of each page on the emulated Slow 4G (section 6): at 15 the floor's median at 4 × CPU moved ±20 ms between runs. */
+  /** Fresh loads of each page on the emulated Slow 4G (section 6): at 15, the floor's median at 4 × moved ±20 ms. */
   readyLoads: QUICK ? 3 : 25,
   /** Lighthouse's mobile runs of the docs' embed (section 7). */
   lighthouseRuns: QUICK ? 1 : 3,
