@@ -31,7 +31,8 @@ export interface FieldsContext {
   disclosure?: (c: FieldsContext) => TemplateResult;
   /** The text of a field's problem: problems come from the submit chain, and so do their texts. */
   problemText?: (path: string, key: string) => string;
-  on: Record<'input' | 'system' | 'kind' | 'save' | 'linkOnly' | 'addComment', (e: Event) => void>;
+  /** "Add a comment" pressed. The controls' `input` and `change` are heard by the form they bubble to. */
+  onAddComment: () => void;
 }
 
 /** The first problem among `paths`, as an error paragraph with `id`. */
@@ -68,8 +69,6 @@ function textField(c: FieldsContext, f: TextField): TemplateResult {
       aria-invalid=${problem ? 'true' : 'false'}
       aria-describedby=${problem ? `${id}-error` : nothing}
       .value=${c.values[f.name]}
-      @input=${c.on.input}
-      @change=${c.on.input}
     />
     ${error(c, `${id}-error`, paths)}
   </div>`;
@@ -97,7 +96,6 @@ function systems(c: FieldsContext): TemplateResult {
             value=${s.id}
             aria-invalid=${problem ? 'true' : 'false'}
             .checked=${s.id === v.system?.id}
-            @change=${c.on.system}
           />
           <slot name="logo-${s.id.toLowerCase()}"></slot>
           <span class="name" part="system-name">${systemName(c, s.id)}</span>
@@ -123,7 +121,6 @@ function lookup(c: FieldsContext): TemplateResult | typeof nothing {
       part="select"
       aria-invalid=${problem ? 'true' : 'false'}
       aria-describedby=${problem ? 'f-kind-error' : nothing}
-      @change=${c.on.kind}
     >
       ${v.kinds.map((k) => html`<option value=${k} ?selected=${k === v.kind}>${t.kinds[LOOKUPS[k].key]}</option>`)}
     </select>
@@ -133,14 +130,14 @@ function lookup(c: FieldsContext): TemplateResult | typeof nothing {
 
 /**
  * A checkbox and its label, then its hint if it has one. `error`: the id of the error that describes it ('' when it
- * has none; left out for a box that cannot be wrong); `about`: the id of another text that describes it too; without
- * `onChange` it is shown checked and disabled.
+ * has none; left out for a box that cannot be wrong); `about`: the id of another text that describes it too; a box
+ * that is not `enabled` is shown checked and disabled.
  */
 function checkbox(
   id: string,
   label: string,
   checked: boolean,
-  onChange?: (e: Event) => void,
+  enabled: boolean,
   hint?: string | TemplateResult,
   error?: string,
   about?: string,
@@ -152,9 +149,8 @@ function checkbox(
         id=${id}
         aria-invalid=${error === undefined ? nothing : error ? 'true' : 'false'}
         aria-describedby=${[error, hint && `${id}-hint`, about].filter(Boolean).join(' ') || nothing}
-        ?disabled=${!onChange}
+        ?disabled=${!enabled}
         .checked=${checked}
-        @change=${onChange}
       />
       <label for=${id} part="label">${label}</label>
     </div>
@@ -175,28 +171,31 @@ function save(c: FieldsContext): TemplateResult | typeof nothing {
   const problem = paths.some((p) => c.problems[p]);
   const hint = c.save ? c.disclosure?.(c) : undefined;
   return html`<div class="field" part="field">
-    ${checkbox('f-save', t.labels.save, c.save, c.on.save, undefined, problem ? 'f-save-error' : '', c.save && hint ? 'f-autopay-hint' : '')}
+    ${checkbox('f-save', t.labels.save, c.save, true, undefined, problem ? 'f-save-error' : '', c.save && hint ? 'f-autopay-hint' : '')}
     ${
       c.save
-        ? html`${checkbox('f-autopay', t.labels.autopay, true, undefined, hint)}
-        ${v.linkOnly ? checkbox('f-link-only', t.labels.link_only, c.linkOnly, c.on.linkOnly, t.labels.link_only_hint) : nothing}`
+        ? html`${checkbox('f-autopay', t.labels.autopay, true, false, hint)}
+        ${v.linkOnly ? checkbox('f-link-only', t.labels.link_only, c.linkOnly, true, t.labels.link_only_hint) : nothing}`
         : nothing
     }
     ${error(c, 'f-save-error', paths)}
   </div>`;
 }
 
-/** Every control of the form, in the order of `FormView.fields`, with "Add a comment" where the comment waits. */
-export function formFields(c: FieldsContext): TemplateResult {
-  return html`${systems(c)} ${lookup(c)} ${c.v.textFields.map((f) => textField(c, f))}
-  ${
+/**
+ * Every control of the form, in the order of `FormView.fields`, with "Add a comment" where the comment waits: a list,
+ * not a template (one template fewer to make and clone on the first screen).
+ */
+export function formFields(c: FieldsContext): unknown[] {
+  return [
+    systems(c),
+    lookup(c),
+    c.v.textFields.map((f) => textField(c, f)),
     c.v.commentHidden
-      ? html`<button type="button" class="more" part="add-comment" @click=${c.on.addComment}>
-          ${c.t.labels.add_comment}
-        </button>`
-      : nothing
-  }
-  ${save(c)}`;
+      ? html`<button type="button" class="more" part="add-comment" @click=${c.onAddComment}>${c.t.labels.add_comment}</button>`
+      : nothing,
+    save(c),
+  ];
 }
 
 /**

@@ -1,4 +1,4 @@
-import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import { css, html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { canonicalAmount } from '../eps/amount.js';
 import type { PaymentOptions } from '../eps/relay-api.js';
 import type { SystemId } from '../eps/systems.js';
@@ -106,7 +106,8 @@ const IDLE: SubmitState = { name: 'idle' };
  *   absent, the closest ancestor's or the page's language (followed as `<html lang>` changes). Amounts are read and written in its number format (`Intl`).
  */
 export class BillingPay extends BillingElement {
-  static override styles = [sharedStyles, styles];
+  // One sheet: the first screen parses one.
+  static override styles = css`${sharedStyles}${styles}`;
 
   /** Lit's reactive properties, each documented at its field (see `BillingElement.properties`). */
   static override properties: PropertyDeclarations = {
@@ -367,49 +368,46 @@ export class BillingPay extends BillingElement {
     if (this.submit.name === 'redirecting') this.submit = IDLE;
   };
 
-  private onSystem = (e: Event) => {
-    this.entries.set({ chosenSystem: (e.target as HTMLInputElement).value as SystemId });
-  };
-
-  private onKind = (e: Event) => {
-    const { problems } = this.entries.value;
-    this.entries.set({
-      chosenKind: Number((e.target as HTMLSelectElement).value),
-      problems: withoutProblems(problems, 'agreement_param_id', 'agreement_param_value'),
-    });
-  };
-
   /**
    * Typing into a text field (`input`), and leaving it changed (`change`, which an untouched field does not fire): the
    * field is checked by the model when the payer leaves it after an edit; an error it shows follows what they type,
-   * and goes once the value is valid (an error from the relay, at the first edit).
+   * and goes once the value is valid (an error from the relay, at the first edit). The form hears every control's
+   * `input` and `change` as they bubble: no listener per control.
    */
   private onInput = (e: Event) => {
     const { name, value } = e.target as HTMLInputElement;
-    if (e.type === 'input') {
-      this.entries.set({ values: { [name]: value } });
-      if (!PATHS_OF[name as ValueKey].some((p) => this.entries.value.problems[p])) return;
-    }
-    // At once when the submit chain is here (it loads at ready), else when it arrives (should it fail, Pay says so).
-    if (this.checkout) this.checkout.checkField(name as ValueKey);
+    // Radios, boxes and the select fire `input` too: their `change` says it.
+    if (!Object.hasOwn(PATHS_OF, name)) return;
+    this.entries.set({ values: { [name]: value } });
+    if (PATHS_OF[name as ValueKey].some((p) => this.entries.value.problems[p])) this.checkField(name as ValueKey);
+  };
+
+  private onChange = (e: Event) => {
+    const { name, id, value, checked } = e.target as HTMLInputElement;
+    if (name === 'system') this.entries.set({ chosenSystem: value as SystemId });
+    else if (id === 'f-kind')
+      this.entries.set({
+        chosenKind: Number(value),
+        problems: withoutProblems(this.entries.value.problems, 'agreement_param_id', 'agreement_param_value'),
+      });
+    else if (id === 'f-save') this.entries.set({ save: checked });
+    else if (id === 'f-link-only') this.entries.set({ linkOnly: checked });
+    else if (Object.hasOwn(PATHS_OF, name)) this.checkField(name as ValueKey);
+  };
+
+  /** At once when the submit chain is here (it loads at ready), else when it arrives (should it fail, Pay says so). */
+  private checkField(name: ValueKey): void {
+    if (this.checkout) this.checkout.checkField(name);
     else
       this.checkoutLoaded().then(
-        (checkout) => checkout.checkField(name as ValueKey),
+        (checkout) => checkout.checkField(name),
         () => {},
       );
-  };
+  }
 
   private onAddComment = () => {
     this.entries.set({ commentOpen: true });
     void this.focusLater('#f-comment');
-  };
-
-  private onSave = (e: Event) => {
-    this.entries.set({ save: (e.target as HTMLInputElement).checked });
-  };
-
-  private onLinkOnly = (e: Event) => {
-    this.entries.set({ linkOnly: (e.target as HTMLInputElement).checked });
   };
 
   private onSubmit = (e: Event) => {
@@ -574,14 +572,7 @@ export class BillingPay extends BillingElement {
       },
       disclosure: this.checkout?.disclosure,
       problemText: this.checkout?.problemText,
-      on: {
-        input: this.onInput,
-        system: this.onSystem,
-        kind: this.onKind,
-        save: this.onSave,
-        linkOnly: this.onLinkOnly,
-        addComment: this.onAddComment,
-      },
+      onAddComment: this.onAddComment,
     };
     const back = this.resultClosed ? null : this.returned.fired;
     // A return is said only once its module is here (`fired` comes after it).
@@ -601,7 +592,7 @@ export class BillingPay extends BillingElement {
       ${
         result
           ? result.screen
-          : html`<form class="stack" part="form" lang=${locale} novalidate aria-label=${labels.form} aria-busy=${loading || working || submit.name === 'checking' ? 'true' : 'false'} @submit=${this.onSubmit}>
+          : html`<form class="stack" part="form" lang=${locale} novalidate aria-label=${labels.form} aria-busy=${loading || working || submit.name === 'checking' ? 'true' : 'false'} @submit=${this.onSubmit} @input=${this.onInput} @change=${this.onChange}>
         ${failed || !v.system ? nothing : html`<div class="fields stack ${loading ? 'skeleton' : ''}" ?inert=${loading || this.busy}>${formFields(c)}</div>`}
         <p id="status" class="status ${error ? 'error' : ''} ${submit.name === 'duplicate' ? 'question-text' : ''} ${loading ? 'hidden' : ''}" part="status" role="status">${status}</p>
         ${failed && this.relay ? html`<button part="button" type="button" @click=${this.onRetry}>${labels.retry}</button>` : nothing}
