@@ -4,9 +4,11 @@
  * each load. Per page, the median over the loads of: time to ready, script bytes on the wire before ready (scripts and
  * pinned JSON), main-thread work before ready (the renderer's top-level tasks, split by kind), the element's shadow DOM
  * commits before ready (Lit renders), and the layout shift up to a second after ready; and the page's script in phases:
- * requested, its first byte streaming in (V8 compiles it as it comes), its last byte, and ready after it. `dist/` must
- * be built (`npm run build`) and the floor too (`BENCH_ONLY=ready npm run bench` builds it, or
- * bench/vite.reference.config.ts). Set PROFILE_CPU for another CPU slowdown.
+ * requested, its first byte streaming in (V8 compiles it as it comes), its last byte, and ready after it, with the main
+ * thread's own CPU time in between (the page's own work with the network left out; on a shared machine its median of 15
+ * loads still moved from 56 to 68 ms at 4 × for one build within an hour). `dist/` must be built (`npm run build`) and
+ * the floor too (`BENCH_ONLY=ready npm run bench` builds it, or bench/vite.reference.config.ts). Set PROFILE_CPU for
+ * another CPU slowdown.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -48,6 +50,8 @@ interface Load {
   shift: number;
   /** When the page's script was requested, began to stream in, and was all here (ms after navigation start). */
   phases: { request: number; firstByte: number; lastByte: number };
+  /** The main thread's own CPU time from the script's last byte to ready: its work alone, the network left out. */
+  afterLastByte: number;
 }
 
 /** Counts the shadow DOM commits before ready (one MutationObserver batch per Lit render) and the layout shift. */
@@ -156,7 +160,11 @@ async function oneLoad(browser: Browser, url: string, event: string): Promise<Lo
       // Not ResourceReceiveResponse: under throttling the renderer sees the response just before its last chunks.
       lastByte: (at('ResourceFinish') - nav.ts) / 1000,
     };
+    const lastByte = at('ResourceFinish');
+    const afterLastByte =
+      tasks.filter((task) => task.ts >= lastByte).reduce((sum, task) => sum + (task.tdur ?? 0), 0) / 1000;
     return {
+      afterLastByte,
       ready: (readyMark.ts - nav.ts) / 1000,
       bytes,
       work,
@@ -214,7 +222,7 @@ async function main(): Promise<void> {
     );
     console.log(
       `  script: requested at ${f(m((x) => x.phases.request))} ms, first byte +${f(m((x) => x.phases.firstByte - x.phases.request))}, ` +
-        `last byte +${f(m((x) => x.phases.lastByte - x.phases.firstByte))} after it; ready ${f(m((x) => x.ready - x.phases.lastByte))} ms after the last byte`,
+        `last byte +${f(m((x) => x.phases.lastByte - x.phases.firstByte))} after it; ready ${f(m((x) => x.ready - x.phases.lastByte))} ms after the last byte, main-thread CPU ${f(m((x) => x.afterLastByte))} ms`,
     );
   }
 }
