@@ -426,7 +426,7 @@ describe('<billing-pay> states', () => {
             try {
               const back = await widget('the result screen');
               // The tab's unmarked return is looked into in idle time (up to a second), then its module loads; Firefox
-              // once took more than 5 s after a whole run of the other engines.
+              // once took more than 5 s, after Chromium's whole run.
               await waitUntil(() => back.shadowRoot!.querySelector('[part="result"]'), 'no result screen', {
                 timeout: 12_000,
               }).catch((error: Error) => {
