@@ -225,23 +225,20 @@ function minifyTemplates(): Plugin {
     transform(code, id) {
       if (!WIDGET_SOURCE.test(id) || !/\b(?:html|css)`/.test(code)) return null;
       const file = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true);
-      const edits: Edit[] = [];
-      const visit = (node: ts.Node): void => {
-        if (ts.isTaggedTemplateExpression(node) && ts.isIdentifier(node.tag) && /^(?:html|css)$/.test(node.tag.text)) {
-          const minify = node.tag.text === 'css' ? minifyCss : minifyHtml;
-          const t = node.template;
-          const parts = ts.isNoSubstitutionTemplateLiteral(t)
-            ? [t]
-            : [t.head, ...t.templateSpans.map((s) => s.literal)];
-          for (const part of parts) {
-            const start = part.getStart(file) + 1; // after ` or }
-            const end = part.getEnd() - (ts.isTemplateHead(part) || ts.isTemplateMiddle(part) ? 2 : 1); // before ${ or `
-            edits.push({ start, end, text: minify(code.slice(start, end)) });
-          }
-        }
-        ts.forEachChild(node, visit);
-      };
-      visit(file);
+      const tagged = found(
+        file,
+        (node): node is ts.TaggedTemplateExpression & { tag: ts.Identifier } =>
+          ts.isTaggedTemplateExpression(node) && ts.isIdentifier(node.tag) && /^(?:html|css)$/.test(node.tag.text),
+      );
+      const edits = tagged.flatMap(({ tag, template: t }): Edit[] => {
+        const minify = tag.text === 'css' ? minifyCss : minifyHtml;
+        const parts = ts.isNoSubstitutionTemplateLiteral(t) ? [t] : [t.head, ...t.templateSpans.map((s) => s.literal)];
+        return parts.map((part) => {
+          const start = part.getStart(file) + 1; // after ` or }
+          const end = part.getEnd() - (ts.isTemplateHead(part) || ts.isTemplateMiddle(part) ? 2 : 1); // before ${ or `
+          return { start, end, text: minify(code.slice(start, end)) };
+        });
+      });
       return { code: applyEdits(code, edits), map: null };
     },
   };
@@ -344,14 +341,14 @@ function compileHint(): Plugin {
   };
 }
 
+/** The part classes `@lit-labs/compiler`'s prepared templates take from Lit's SSR support object. */
+const PREPARED_PARTS = ['AttributePart', 'PropertyPart', 'BooleanAttributePart', 'EventPart'];
+
 /**
  * The prepared templates take Lit's part classes from `lit-html/private-ssr-support.js`, whose one exported object also
  * holds the server renderer's helpers; a bundler cannot drop a property of an object it keeps. This keeps of that
  * object only its part classes (`…Part`), as Lit's file writes them, and fails the build when the file has another shape.
  */
-/** The part classes `@lit-labs/compiler`'s prepared templates take from Lit's SSR support object. */
-const PREPARED_PARTS = ['AttributePart', 'PropertyPart', 'BooleanAttributePart', 'EventPart'];
-
 function partsOnly(): Plugin {
   return {
     name: 'billing-pay:lit-parts-only',
@@ -360,13 +357,11 @@ function partsOnly(): Plugin {
     transform(code, id) {
       if (!/[\\/]lit-html[\\/](?:development[\\/])?private-ssr-support\.js$/.test(id)) return null;
       const file = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true);
-      const objects: ts.ObjectLiteralExpression[] = [];
-      const visit = (node: ts.Node): void => {
-        if (ts.isVariableDeclaration(node) && node.initializer && ts.isObjectLiteralExpression(node.initializer))
-          objects.push(node.initializer);
-        ts.forEachChild(node, visit);
-      };
-      visit(file);
+      const objects = found(
+        file,
+        (node): node is ts.VariableDeclaration & { initializer: ts.ObjectLiteralExpression } =>
+          ts.isVariableDeclaration(node) && !!node.initializer && ts.isObjectLiteralExpression(node.initializer),
+      ).map((declaration) => declaration.initializer);
       const parts = (o: ts.ObjectLiteralExpression) =>
         o.properties.filter(
           (p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && /Part$/.test(p.name.getText(file)),
@@ -378,10 +373,7 @@ function partsOnly(): Plugin {
       const names = parts(object).map((p) => p.name.getText(file));
       const missing = PREPARED_PARTS.filter((name) => !names.includes(name));
       if (missing.length) throw new Error(`${id}: no ${missing.join(', ')} among Lit's part classes`);
-      return {
-        code: `${code.slice(0, object.getStart(file))}{${kept.join(',')}}${code.slice(object.getEnd())}`,
-        map: null,
-      };
+      return { code: applyEdits(code, [replaced(file, object, `{${kept.join(',')}}`)]), map: null };
     },
   };
 }

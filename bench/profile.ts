@@ -154,15 +154,15 @@ async function oneLoad(browser: Browser, url: string, event: string): Promise<Lo
     const streamed = events
       .filter((e) => e.name === 'BackgroundJSStreamManager::RunScriptStreamingTask' && e.pid === readyMark.pid)
       .sort((a, b) => a.ts - b.ts)[0];
+    const scriptFinished = at('ResourceFinish');
     const phases = {
       request: (at('ResourceSendRequest') - nav.ts) / 1000,
       firstByte: ((streamed?.ts ?? Number.NaN) - nav.ts) / 1000,
       // Not ResourceReceiveResponse: under throttling the renderer sees the response just before its last chunks.
-      lastByte: (at('ResourceFinish') - nav.ts) / 1000,
+      lastByte: (scriptFinished - nav.ts) / 1000,
     };
-    const lastByte = at('ResourceFinish');
     const afterLastByte =
-      tasks.filter((task) => task.ts >= lastByte).reduce((sum, task) => sum + (task.tdur ?? 0), 0) / 1000;
+      tasks.filter((task) => task.ts >= scriptFinished).reduce((sum, task) => sum + (task.tdur ?? 0), 0) / 1000;
     return {
       afterLastByte,
       ready: (readyMark.ts - nav.ts) / 1000,

@@ -7,6 +7,7 @@ import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import sinon from 'sinon';
 import { BillingPay } from '../../src/widget/billing-pay.js';
 import { loadLate } from '../../src/widget/late/load.js';
+import { TAB_KEY } from '../../src/widget/payment-return.js';
 import { press } from './input.js';
 import {
   CONFIG,
@@ -436,7 +437,7 @@ describe('<billing-pay> states', () => {
                   navigation: entry?.type,
                   visibility: document.visibilityState,
                   focus: document.hasFocus(),
-                  tab: sessionStorage.getItem('billing-pay-return'),
+                  tab: sessionStorage.getItem(TAB_KEY),
                   origin: Object.keys(localStorage),
                   state: back.state,
                   said: back.paymentReturn,
