@@ -8,12 +8,20 @@
  * thread's own CPU time in between (the page's own work with the network left out; on a shared machine its median of 15
  * loads still moved from 56 to 68 ms at 4 × for one build within an hour). `dist/` must be built (`npm run build`) and
  * the floor too (`BENCH_ONLY=ready npm run bench` builds it, or bench/vite.reference.config.ts). Set PROFILE_CPU for
- * another CPU slowdown.
+ * another CPU slowdown. With PROFILE_FIRST_SCREEN=1, a third page measures what Lit's first render of the form costs:
+ * the embed with its first screen set as the form's HTML, taken from a load of the embed (bench/first-screen-html.ts).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync } from 'node:zlib';
 import type { Browser } from 'puppeteer-core';
+import { build } from 'vite';
+import { elementHtml, relayHints, reservationCss } from '../demo/playground-snippet.js';
+import { EMBED_ATTRIBUTES } from '../scripts/docs/embed-snippet.js';
 import { SANDBOX_DEFAULTS } from '../src/sandbox/config.js';
 import { startChild, stopAll } from './processes.js';
 import { SLOW_4G, startReadyPages } from './ready.js';
@@ -22,9 +30,13 @@ import { launchChromium, median } from './widget.js';
 const LOADS = Number(process.argv[2] ?? 7);
 const CPU = Number(process.env.PROFILE_CPU ?? 4);
 const CREDENTIALS = { username: 'bench', password: 'bench-secret' };
+const FIRST_SCREEN = process.env.PROFILE_FIRST_SCREEN === '1';
 const PAGES = [
   { name: 'floor', path: '/floor.html', event: 'bench-reference-ready' },
   { name: 'embed', path: '/embed.html', event: 'billing-pay-ready' },
+  ...(FIRST_SCREEN
+    ? [{ name: 'embed, first screen as HTML', path: '/first-screen.html', event: 'billing-pay-ready' }]
+    : []),
 ];
 
 interface TraceEvent {
@@ -148,7 +160,9 @@ async function oneLoad(browser: Browser, url: string, event: string): Promise<Lo
       )
       .reduce((sum, e) => sum + Number(e.args!.data!.encodedDataLength ?? 0), 0);
     // The page's script: requested, its first byte compiled (V8 compiles it as it streams in), its last byte here.
-    const script = [...sent].find(([, url]) => /\/(?:billing-pay\.[0-9a-f]{10}|reference-element)\.js$/.test(url))?.[0];
+    const script = [...sent].find(([, url]) =>
+      /\/(?:billing-pay\.[0-9a-f]{10}|reference-element|first-screen-html)\.js$/.test(url),
+    )?.[0];
     const at = (name: string) =>
       events.find((e) => e.name === name && e.args?.data?.requestId === script)?.ts ?? Number.NaN;
     const streamed = events
@@ -179,9 +193,64 @@ async function oneLoad(browser: Browser, url: string, event: string): Promise<Lo
   }
 }
 
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * The page of the first-screen variant and its script (brotli, as the relay sends the widget), on their own origin;
+ * `html` is the form's HTML, set once it is taken from a load of the embed.
+ */
+async function startFirstScreenPage(
+  relay: () => string,
+): Promise<{ origin: string; html: { form: string }; close(): Promise<void> }> {
+  await build({ root: ROOT, configFile: `${ROOT}bench/vite.first-screen.config.ts`, logLevel: 'warn' });
+  const script = brotliCompressSync(readFileSync(`${ROOT}bench/tmp/first-screen/first-screen-html.js`));
+  const html = { form: '' };
+  const server = http.createServer((req, res) => {
+    if (req.url === '/first-screen-html.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'content-encoding': 'br' }).end(script);
+      return;
+    }
+    if (req.url !== '/first-screen.html') return void res.writeHead(404).end();
+    const url = relay();
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Shop</title>
+${relayHints(url)}
+<script type="module" src="/first-screen-html.js"></script>
+<style>\n${reservationCss()}\n</style>
+<script>window.benchFirstScreen = ${JSON.stringify(html.form).replace(/</g, '\\u003c')};</script>
+</head><body>
+<main>
+<h1>Shop</h1>
+${elementHtml('billing-pay', [['relay', url], ...EMBED_ATTRIBUTES])}
+</main>
+<footer><p>Shop Ltd · Terms · Delivery · Contacts</p></footer>
+</body></html>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    html,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The embed's form as drawn once ready: its shadow root's HTML, from one load with nothing slowed. */
+async function formHtml(browser: Browser, url: string): Promise<string> {
+  const context = await browser.createBrowserContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.waitForSelector('billing-pay[state="ready"]');
+    return await page.evaluate(() => document.querySelector('billing-pay')!.shadowRoot!.innerHTML);
+  } finally {
+    await context.close();
+  }
+}
+
 async function main(): Promise<void> {
   let relayUrl = '';
   const pages = await startReadyPages(() => relayUrl);
+  const firstScreen = FIRST_SCREEN ? await startFirstScreenPage(() => relayUrl) : undefined;
   const sandbox = await startChild('sandbox', { BENCH_SANDBOX: JSON.stringify(CREDENTIALS) });
   const relay = await startChild('relay', {
     BILLING_BASE_URL: `${sandbox.url}/api/rest/v1`,
@@ -190,7 +259,7 @@ async function main(): Promise<void> {
     EPS_UUID_A: SANDBOX_DEFAULTS.epsUuids.A,
     EPS_UUID_B: SANDBOX_DEFAULTS.epsUuids.B,
     EPS_UUID_C: SANDBOX_DEFAULTS.epsUuids.C,
-    ALLOWED_ORIGINS: pages.origin,
+    ALLOWED_ORIGINS: [pages.origin, ...(firstScreen ? [firstScreen.origin] : [])].join(','),
     HOST: '127.0.0.1',
     PORT: '0',
     METRICS_PORT: '0',
@@ -201,12 +270,16 @@ async function main(): Promise<void> {
   const browser = await launchChromium();
   const loads = PAGES.map(() => [] as Load[]);
   try {
+    if (firstScreen) firstScreen.html.form = await formHtml(browser, `${pages.origin}/embed.html`);
     for (let round = 0; round < LOADS; round += 1)
-      for (const [i, page] of PAGES.entries())
-        loads[i]!.push(await oneLoad(browser, `${pages.origin}${page.path}`, page.event));
+      for (const [i, page] of PAGES.entries()) {
+        const origin = page.path === '/first-screen.html' ? firstScreen!.origin : pages.origin;
+        loads[i]!.push(await oneLoad(browser, `${origin}${page.path}`, page.event));
+      }
   } finally {
     await browser.close();
     await pages.close();
+    await firstScreen?.close();
     await stopAll();
   }
   const f = (n: number) => n.toFixed(1);
