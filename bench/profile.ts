@@ -9,7 +9,8 @@
  * loads still moved from 56 to 68 ms at 4 × for one build within an hour). `dist/` must be built (`npm run build`) and
  * the floor too (`BENCH_ONLY=ready npm run bench` builds it, or bench/vite.reference.config.ts). Set PROFILE_CPU for
  * another CPU slowdown. With PROFILE_FIRST_SCREEN=1, a third page measures what Lit's first render of the form costs:
- * the embed with its first screen set as the form's HTML, taken from a load of the embed (bench/first-screen-html.ts).
+ * the embed whose first screen is the form's HTML, written from its templates and set at once
+ * (bench/first-screen-html.ts).
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -195,16 +196,10 @@ async function oneLoad(browser: Browser, url: string, event: string): Promise<Lo
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/**
- * The page of the first-screen variant and its script (brotli, as the relay sends the widget), on their own origin;
- * `html` is the form's HTML, set once it is taken from a load of the embed.
- */
-async function startFirstScreenPage(
-  relay: () => string,
-): Promise<{ origin: string; html: { form: string }; close(): Promise<void> }> {
+/** The page of the first-screen variant and its script (brotli, as the relay sends the widget), on their own origin. */
+async function startFirstScreenPage(relay: () => string): Promise<{ origin: string; close(): Promise<void> }> {
   await build({ root: ROOT, configFile: `${ROOT}bench/vite.first-screen.config.ts`, logLevel: 'warn' });
   const script = brotliCompressSync(readFileSync(`${ROOT}bench/tmp/first-screen/first-screen-html.js`));
-  const html = { form: '' };
   const server = http.createServer((req, res) => {
     if (req.url === '/first-screen-html.js') {
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'content-encoding': 'br' }).end(script);
@@ -217,7 +212,6 @@ async function startFirstScreenPage(
 ${relayHints(url)}
 <script type="module" src="/first-screen-html.js"></script>
 <style>\n${reservationCss()}\n</style>
-<script>window.benchFirstScreen = ${JSON.stringify(html.form).replace(/</g, '\\u003c')};</script>
 </head><body>
 <main>
 <h1>Shop</h1>
@@ -229,19 +223,30 @@ ${elementHtml('billing-pay', [['relay', url], ...EMBED_ATTRIBUTES])}
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    html,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
 
-/** The embed's form as drawn once ready: its shadow root's HTML, from one load with nothing slowed. */
+/**
+ * A page's form once ready, from one load with nothing slowed: its shadow root's HTML without comments (Lit's
+ * markers) and without the attributes that stand for an input's value and check where Lit sets the properties.
+ */
 async function formHtml(browser: Browser, url: string): Promise<string> {
   const context = await browser.createBrowserContext();
   try {
     const page = await context.newPage();
     await page.goto(url);
     await page.waitForSelector('billing-pay[state="ready"]');
-    return await page.evaluate(() => document.querySelector('billing-pay')!.shadowRoot!.innerHTML);
+    return await page.evaluate(() => {
+      const copy = document.createElement('div');
+      copy.innerHTML = document.querySelector('billing-pay')!.shadowRoot!.innerHTML;
+      const comments = document.createTreeWalker(copy, NodeFilter.SHOW_COMMENT);
+      const found: ChildNode[] = [];
+      while (comments.nextNode()) found.push(comments.currentNode as ChildNode);
+      for (const comment of found) comment.remove();
+      for (const input of copy.querySelectorAll('input')) ['value', 'checked'].forEach((a) => input.removeAttribute(a));
+      return copy.innerHTML;
+    });
   } finally {
     await context.close();
   }
@@ -270,7 +275,12 @@ async function main(): Promise<void> {
   const browser = await launchChromium();
   const loads = PAGES.map(() => [] as Load[]);
   try {
-    if (firstScreen) firstScreen.html.form = await formHtml(browser, `${pages.origin}/embed.html`);
+    if (
+      firstScreen &&
+      (await formHtml(browser, `${pages.origin}/embed.html`)) !==
+        (await formHtml(browser, `${firstScreen.origin}/first-screen.html`))
+    )
+      throw new Error('bench: the first screen written as HTML is not the form Lit draws');
     for (let round = 0; round < LOADS; round += 1)
       for (const [i, page] of PAGES.entries()) {
         const origin = page.path === '/first-screen.html' ? firstScreen!.origin : pages.origin;
