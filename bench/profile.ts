@@ -13,16 +13,11 @@
  * (bench/first-screen-html.ts).
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync } from 'node:zlib';
 import type { Browser } from 'puppeteer-core';
 import { build } from 'vite';
-import { elementHtml, relayHints, reservationCss } from '../demo/playground-snippet.js';
-import { EMBED_ATTRIBUTES } from '../scripts/docs/embed-snippet.js';
 import { SANDBOX_DEFAULTS } from '../src/sandbox/config.js';
 import { startChild, stopAll } from './processes.js';
 import { SLOW_4G, startReadyPages } from './ready.js';
@@ -196,35 +191,10 @@ async function oneLoad(browser: Browser, url: string, event: string): Promise<Lo
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** The page of the first-screen variant and its script (brotli, as the relay sends the widget), on their own origin. */
-async function startFirstScreenPage(relay: () => string): Promise<{ origin: string; close(): Promise<void> }> {
+/** bench/first-screen-html.ts built as the widget is. */
+async function firstScreenBundle(): Promise<Buffer> {
   await build({ root: ROOT, configFile: `${ROOT}bench/vite.first-screen.config.ts`, logLevel: 'warn' });
-  const script = brotliCompressSync(readFileSync(`${ROOT}bench/tmp/first-screen/first-screen-html.js`));
-  const server = http.createServer((req, res) => {
-    if (req.url === '/first-screen-html.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'content-encoding': 'br' }).end(script);
-      return;
-    }
-    if (req.url !== '/first-screen.html') return void res.writeHead(404).end();
-    const url = relay();
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Shop</title>
-${relayHints(url)}
-<script type="module" src="/first-screen-html.js"></script>
-<style>\n${reservationCss()}\n</style>
-</head><body>
-<main>
-<h1>Shop</h1>
-${elementHtml('billing-pay', [['relay', url], ...EMBED_ATTRIBUTES])}
-</main>
-<footer><p>Shop Ltd · Terms · Delivery · Contacts</p></footer>
-</body></html>`);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+  return readFileSync(`${ROOT}bench/tmp/first-screen/first-screen-html.js`);
 }
 
 /**
@@ -254,8 +224,7 @@ async function formHtml(browser: Browser, url: string): Promise<string> {
 
 async function main(): Promise<void> {
   let relayUrl = '';
-  const pages = await startReadyPages(() => relayUrl);
-  const firstScreen = FIRST_SCREEN ? await startFirstScreenPage(() => relayUrl) : undefined;
+  const pages = await startReadyPages(() => relayUrl, FIRST_SCREEN ? await firstScreenBundle() : undefined);
   const sandbox = await startChild('sandbox', { BENCH_SANDBOX: JSON.stringify(CREDENTIALS) });
   const relay = await startChild('relay', {
     BILLING_BASE_URL: `${sandbox.url}/api/rest/v1`,
@@ -264,7 +233,7 @@ async function main(): Promise<void> {
     EPS_UUID_A: SANDBOX_DEFAULTS.epsUuids.A,
     EPS_UUID_B: SANDBOX_DEFAULTS.epsUuids.B,
     EPS_UUID_C: SANDBOX_DEFAULTS.epsUuids.C,
-    ALLOWED_ORIGINS: [pages.origin, ...(firstScreen ? [firstScreen.origin] : [])].join(','),
+    ALLOWED_ORIGINS: pages.origin,
     HOST: '127.0.0.1',
     PORT: '0',
     METRICS_PORT: '0',
@@ -276,20 +245,17 @@ async function main(): Promise<void> {
   const loads = PAGES.map(() => [] as Load[]);
   try {
     if (
-      firstScreen &&
+      FIRST_SCREEN &&
       (await formHtml(browser, `${pages.origin}/embed.html`)) !==
-        (await formHtml(browser, `${firstScreen.origin}/first-screen.html`))
+        (await formHtml(browser, `${pages.origin}/first-screen.html`))
     )
       throw new Error('bench: the first screen written as HTML is not the form Lit draws');
     for (let round = 0; round < LOADS; round += 1)
-      for (const [i, page] of PAGES.entries()) {
-        const origin = page.path === '/first-screen.html' ? firstScreen!.origin : pages.origin;
-        loads[i]!.push(await oneLoad(browser, `${origin}${page.path}`, page.event));
-      }
+      for (const [i, page] of PAGES.entries())
+        loads[i]!.push(await oneLoad(browser, `${pages.origin}${page.path}`, page.event));
   } finally {
     await browser.close();
     await pages.close();
-    await firstScreen?.close();
     await stopAll();
   }
   const f = (n: number) => n.toFixed(1);

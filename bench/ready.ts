@@ -57,10 +57,15 @@ export interface ReadyResult {
  * The pages, served from their own origin (the relay's ALLOWED_ORIGINS must hold it): `relay()` answers the relay's URL
  * once it has started; the bundle's hashed name and integrity are read from its `/bundles.json`.
  */
-export async function startReadyPages(relay: () => string): Promise<{ origin: string; close(): Promise<void> }> {
+export async function startReadyPages(
+  relay: () => string,
+  /** bench/profile.ts's first-screen variant of the widget (`/first-screen.html`), when it measures one. */
+  firstScreen?: Buffer,
+): Promise<{ origin: string; close(): Promise<void> }> {
   const q11 = (bytes: Buffer) => brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
   const source = await readFile(REFERENCE_BUNDLE);
   const reference = q11(source);
+  const firstScreenBr = firstScreen && q11(firstScreen);
   // The floor padded with an incompressible comment to the widget bundle's size on the wire: what the bytes alone cost.
   const target = q11(await readFile(WIDGET_BUNDLE)).length;
   let heavy = reference;
@@ -85,7 +90,13 @@ export async function startReadyPages(relay: () => string): Promise<{ origin: st
           ? [`${relayHints(url)}\n${scriptHtml(url, bundle)}\n${reserve}`, element, 'billing-pay-ready']
           : path === '/embed-bare.html'
             ? [`${scriptHtml(url, bundle)}\n${reserve}`, element, 'billing-pay-ready']
-            : [];
+            : path === '/first-screen.html' && firstScreen
+              ? [
+                  `${relayHints(url)}\n<script type="module" src="/first-screen-html.js"></script>\n${reserve}`,
+                  element,
+                  'billing-pay-ready',
+                ]
+              : [];
     if (!head) return undefined;
     // The ready time is noted by a script after the element (it runs before any module script), not in <head>.
     return `<!doctype html>
@@ -101,6 +112,12 @@ ${body}
 </body></html>`;
   };
   const server = http.createServer((req, res) => {
+    if (req.url === '/first-screen-html.js' && firstScreenBr) {
+      res
+        .writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'content-encoding': 'br' })
+        .end(firstScreenBr);
+      return;
+    }
     if (req.url === '/reference-element.js' || req.url === '/reference-element-heavy.js') {
       res
         .writeHead(200, {
