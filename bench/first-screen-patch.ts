@@ -37,11 +37,11 @@ const escape = (text: unknown) =>
 
 /** Where each node of a template's HTML (elements and comments, in tree order) ends, and an element's start tag. */
 const nodesOf = new WeakMap<CompiledTemplate, { tagEnd: number; end: number }[]>();
-function nodes(template: CompiledTemplate, h: string) {
+function nodes(template: CompiledTemplate) {
   let found = nodesOf.get(template);
   if (!found) {
     found = [];
-    for (const m of h.matchAll(/<!--[\s\S]*?-->|<\?>|<\/[^>]*>|<[a-zA-Z][^>]*>/g)) {
+    for (const m of template.h[0]!.matchAll(/<!--[\s\S]*?-->|<\?>|<\/[^>]*>|<[a-zA-Z][^>]*>/g)) {
       if (m[0][1] === '/') continue;
       const end = m.index + m[0].length;
       found.push({ tagEnd: end - (m[0].endsWith('/>') ? 2 : 1), end });
@@ -59,7 +59,7 @@ function htmlOf(value: unknown): string {
   const { _$litType$: template, values } = value as CompiledTemplateResult;
   if (typeof template !== 'object') throw new Error('bench: a template the build did not compile');
   const h = template.h[0]!;
-  const at = nodes(template, h);
+  const at = nodes(template);
   const inserts: [number, string][] = [];
   let next = 0;
   for (const part of template.parts) {

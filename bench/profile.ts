@@ -12,16 +12,14 @@
  * the embed whose first screen is the form's HTML, written from its templates and set at once
  * (bench/first-screen-html.ts).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser } from 'puppeteer-core';
-import { build } from 'vite';
 import { SANDBOX_DEFAULTS } from '../src/sandbox/config.js';
 import { startChild, stopAll } from './processes.js';
 import { SLOW_4G, startReadyPages } from './ready.js';
-import { launchChromium, median } from './widget.js';
+import { firstScreenBundle, launchChromium, median } from './widget.js';
 
 const LOADS = Number(process.argv[2] ?? 7);
 const CPU = Number(process.env.PROFILE_CPU ?? 4);
@@ -187,14 +185,6 @@ async function oneLoad(browser: Browser, url: string, event: string): Promise<Lo
   } finally {
     await context.close();
   }
-}
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-/** bench/first-screen-html.ts built as the widget is. */
-async function firstScreenBundle(): Promise<Buffer> {
-  await build({ root: ROOT, configFile: `${ROOT}bench/vite.first-screen.config.ts`, logLevel: 'warn' });
-  return readFileSync(`${ROOT}bench/tmp/first-screen/first-screen-html.js`);
 }
 
 /**

@@ -31,6 +31,12 @@ export async function buildBundles(): Promise<void> {
   await build({ root: ROOT, configFile: `${ROOT}bench/vite.reference.config.ts`, logLevel: 'warn' });
 }
 
+/** bench/first-screen-html.ts built as the widget is (bench/profile.ts's first-screen page). */
+export async function firstScreenBundle(): Promise<Buffer> {
+  await build({ root: ROOT, configFile: `${ROOT}bench/vite.first-screen.config.ts`, logLevel: 'warn' });
+  return readFile(`${ROOT}bench/tmp/first-screen/first-screen-html.js`);
+}
+
 export async function bundleSize(path: string): Promise<{ raw: number; gzip: number }> {
   const bytes = await readFile(path);
   return { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
