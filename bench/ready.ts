@@ -47,6 +47,8 @@ export interface ReadyResult {
   cpu: number;
   /** Milliseconds from navigation start to the ready event, one per load. */
   times: number[];
+  /** Milliseconds from navigation start to the last byte of the page's script (Resource Timing), one per load. */
+  lastBytes: number[];
   /** `/config` requests the relay answered, one count per load. */
   configRequests: number[];
   /** What Chromium wrote to the console about preloads, on the page watched after the timed loads. */
@@ -169,7 +171,13 @@ export async function timeToReady(
   pages: ReadyPage[] = READY_PAGES,
 ): Promise<ReadyResult[]> {
   const results = CPU_RATES.flatMap((cpu) =>
-    pages.map((page) => ({ page, cpu, times: [] as number[], configRequests: [] as number[] })),
+    pages.map((page) => ({
+      page,
+      cpu,
+      times: [] as number[],
+      lastBytes: [] as number[],
+      configRequests: [] as number[],
+    })),
   );
   for (let round = 0; round < loads; round += 1) {
     for (let i = 0; i < results.length; i += 1) {
@@ -179,7 +187,18 @@ export async function timeToReady(
       try {
         await page.goto(`${origin}${result.page.path}`);
         await page.waitForFunction(() => 'benchReady' in window, { timeout: 30_000 });
-        result.times.push(await page.evaluate(() => (window as unknown as { benchReady: number }).benchReady));
+        const { ready, lastByte } = await page.evaluate(() => ({
+          ready: (window as unknown as { benchReady: number }).benchReady,
+          lastByte: (
+            performance
+              .getEntriesByType('resource')
+              .find((e) =>
+                /\/(?:reference-element(?:-heavy)?|billing-pay\.[0-9a-f]{10})\.js$/.test(e.name),
+              ) as PerformanceResourceTiming
+          ).responseEnd,
+        }));
+        result.times.push(ready);
+        result.lastBytes.push(lastByte);
       } finally {
         await close();
       }
@@ -220,6 +239,8 @@ export function readySection(results: ReadyResult[], header?: string): string {
       r.page.name,
       ms(median(r.times)),
       `${ms(Math.min(...r.times))}–${ms(Math.max(...r.times))}`,
+      ms(median(r.lastBytes)),
+      ms(median(r.times.map((t, i) => t - r.lastBytes[i]!))),
       r === floor ? '1' : `${(median(r.times) / floorMedian).toFixed(2)} ×`,
       r === floor ? '–' : roundRatios(r),
       requests(r),
@@ -229,7 +250,11 @@ export function readySection(results: ReadyResult[], header?: string): string {
   const verdicts = byCpu.map((group) => {
     const [floor, docs] = group as [ReadyResult, ReadyResult | undefined];
     const ratio = docs ? median(docs.times) / median(floor.times) : NaN;
-    return `CPU ${floor.cpu} ×: the docs' embed at ${ratio.toFixed(2)} × the floor against the target of ${READY_TARGET} ×: ${ratio <= READY_TARGET ? 'met' : 'not met'}.`;
+    const verdict = `CPU ${floor.cpu} ×: the docs' embed at ${ratio.toFixed(2)} × the floor against the target of ${READY_TARGET} ×: ${ratio <= READY_TARGET ? 'met' : 'not met'}.`;
+    if (!docs) return verdict;
+    const after = (r: ReadyResult) => median(r.times.map((t, i) => t - r.lastBytes[i]!));
+    const bytes = median(docs.lastBytes) - median(floor.lastBytes);
+    return `${verdict} Of its ${ms(median(docs.times) - median(floor.times))} ms more than the floor, its script's last byte comes ${ms(bytes)} ms later (${(bytes / median(floor.times)).toFixed(2)} of the ratio), and ready ${ms(after(docs) - after(floor))} ms later after it.`;
   });
   return [
     '## 6. Time to ready on Slow 4G',
@@ -245,7 +270,9 @@ export function readySection(results: ReadyResult[], header?: string): string {
       "of its `/config`. The embed is the docs' snippet (demo/playground-snippet.js): the bundle from the relay with `integrity` " +
       'and `crossorigin`, after the same two hints. CDP emulates latency per request, not per connection: what the ' +
       'preconnect saves on a real network (DNS, TCP, TLS) is not in these figures. Requests: the `/config` requests the ' +
-      'relay answered per load. Warnings: what Chromium wrote about preloads on one more load of the page, watched ' +
+      "relay answered per load. The script's last byte (Resource Timing's `responseEnd` of the page's script, median) and " +
+      "the median time from it to ready split a page's time in what its bytes cost and what its own work does after them " +
+      '(untraced, unlike bench/profile.ts). Warnings: what Chromium wrote about preloads on one more load of the page, watched ' +
       `${UNUSED_PRELOAD_WARNING_MS / 1000} s past its load event.`,
     '',
     table(
@@ -254,6 +281,8 @@ export function readySection(results: ReadyResult[], header?: string): string {
         'page',
         'median ms',
         'min–max ms',
+        "script's last byte, ms",
+        'ready after it, ms',
         '÷ floor (medians)',
         '÷ floor, each round: median (range)',
         '`/config` requests',
