@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import type { Browser } from 'puppeteer-core';
 import { SANDBOX_DEFAULTS } from '../src/sandbox/config.js';
 import { startChild, stopAll } from './processes.js';
-import { SLOW_4G, startReadyPages } from './ready.js';
+import { PAGE_SCRIPT, SLOW_4G, startReadyPages } from './ready.js';
 import { firstScreenBundle, launchChromium, median } from './widget.js';
 
 const LOADS = Number(process.argv[2] ?? 7);
@@ -154,9 +154,7 @@ async function oneLoad(browser: Browser, url: string, event: string): Promise<Lo
       )
       .reduce((sum, e) => sum + Number(e.args!.data!.encodedDataLength ?? 0), 0);
     // The page's script: requested, its first byte compiled (V8 compiles it as it streams in), its last byte here.
-    const script = [...sent].find(([, url]) =>
-      /\/(?:billing-pay\.[0-9a-f]{10}|reference-element|first-screen-html)\.js$/.test(url),
-    )?.[0];
+    const script = [...sent].find(([, url]) => PAGE_SCRIPT.test(url))?.[0];
     const at = (name: string) =>
       events.find((e) => e.name === name && e.args?.data?.requestId === script)?.ts ?? Number.NaN;
     const streamed = events
