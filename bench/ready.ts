@@ -257,7 +257,7 @@ export function readySection(results: ReadyResult[], header?: string): string {
   const verdicts = byCpu.map((group) => {
     const [floor, docs] = group as [ReadyResult, ReadyResult | undefined];
     const ratio = docs ? median(docs.times) / median(floor.times) : NaN;
-    const verdict = `CPU ${floor.cpu} ×: the docs' embed at ${ratio.toFixed(2)} × the floor against the target of ${READY_TARGET} ×: ${ratio <= READY_TARGET ? 'met' : 'not met'}.`;
+    const verdict = `CPU ${floor.cpu} ×: the docs' embed at ${ratio.toFixed(3)} × the floor against the target of ${READY_TARGET} ×: ${ratio <= READY_TARGET ? 'met' : 'not met'}.`;
     if (!docs) return verdict;
     const bytes = median(docs.lastBytes) - median(floor.lastBytes);
     return `${verdict} Of its ${ms(median(docs.times) - median(floor.times))} ms more than the floor, its script's last byte comes ${ms(bytes)} ms later (${(bytes / median(floor.times)).toFixed(2)} of the ratio), and ready ${ms(afterLastByte(docs) - afterLastByte(floor))} ms later after it.`;
