@@ -6,6 +6,7 @@
  */
 import { LitElement, ReactiveElement, nothing, type PropertyValues } from 'lit';
 import type { CompiledTemplate, CompiledTemplateResult } from 'lit-html';
+import { _$LH } from 'lit-html/private-ssr-support.js';
 
 type Drawn = LitElement & { state?: string; benchDrawn?: boolean; render(): unknown };
 const lit = LitElement.prototype as unknown as { update(this: Drawn, changed: PropertyValues): void };
@@ -20,17 +21,11 @@ lit.update = function (changed) {
   (this.renderRoot as ShadowRoot).innerHTML = html;
 };
 
-/** Lit's attribute part kinds (`type` of an instance): plain, property (`.x`), boolean (`?x`), event (`@x`). */
-const ATTRIBUTE = 1;
-const PROPERTY = 3;
-const BOOLEAN = 4;
-const EVENT = 5;
-const kinds = new Map<unknown, number>();
-function kindOf(ctor: new (...args: unknown[]) => { type: number }): number {
-  let kind = kinds.get(ctor);
-  if (kind === undefined) kinds.set(ctor, (kind = new ctor(document.createElement('i'), 'x', ['', ''], {}, {}).type));
-  return kind;
-}
+/** The part classes the build's compiled templates name (`ctor` of an attribute part). */
+const { PropertyPart, BooleanAttributePart, EventPart } = _$LH;
+const CHILD_PART = 2;
+const ATTRIBUTE_PART = 1;
+const ELEMENT_PART = 6;
 
 const escape = (text: unknown) =>
   String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
@@ -41,8 +36,7 @@ function nodes(template: CompiledTemplate) {
   let found = nodesOf.get(template);
   if (!found) {
     found = [];
-    for (const m of template.h[0]!.matchAll(/<!--[\s\S]*?-->|<\?>|<\/[^>]*>|<[a-zA-Z][^>]*>/g)) {
-      if (m[0][1] === '/') continue;
+    for (const m of template.h[0]!.matchAll(/<!--[\s\S]*?-->|<\?>|<[a-zA-Z][^>]*>/g)) {
       const end = m.index + m[0].length;
       found.push({ tagEnd: end - (m[0].endsWith('/>') ? 2 : 1), end });
     }
@@ -51,9 +45,12 @@ function nodes(template: CompiledTemplate) {
   return found;
 }
 
-/** The HTML of a value as Lit would draw it (input values and checks as attributes, no listeners, no markers). */
+/**
+ * The HTML of a value as Lit would draw it (input values and checks as attributes, no listeners, no markers): Lit draws
+ * nothing for `nothing`, `null`, `undefined` and `''`, and any other primitive as its text.
+ */
 function htmlOf(value: unknown): string {
-  if (value === nothing || value === null || value === undefined || value === false) return '';
+  if (value === nothing || value == null || value === '') return '';
   if (Array.isArray(value)) return value.map(htmlOf).join('');
   if (typeof value !== 'object') return escape(value);
   const { _$litType$: template, values } = value as CompiledTemplateResult;
@@ -64,16 +61,16 @@ function htmlOf(value: unknown): string {
   let next = 0;
   for (const part of template.parts) {
     const node = at[part.index]!;
-    if (part.type === 2) inserts.push([node.end, htmlOf(values[next++])]);
-    if (part.type === 6) next++;
-    if (part.type !== ATTRIBUTE) continue;
+    if (part.type === CHILD_PART) inserts.push([node.end, htmlOf(values[next++])]);
+    if (part.type === ELEMENT_PART) next++;
+    if (part.type !== ATTRIBUTE_PART) continue;
     const taken = values.slice(next, (next += part.strings.length - 1));
-    const kind = kindOf(part.ctor as unknown as Parameters<typeof kindOf>[0]);
+    const kind = part.ctor as unknown;
     const [first] = taken;
-    if (kind === EVENT || taken.includes(nothing)) continue;
-    if (kind === BOOLEAN || (kind === PROPERTY && part.name === 'checked')) {
+    if (kind === EventPart || taken.includes(nothing)) continue;
+    if (kind === BooleanAttributePart || (kind === PropertyPart && part.name === 'checked')) {
       if (first) inserts.push([node.tagEnd, ` ${part.name}`]);
-    } else if (kind === PROPERTY) {
+    } else if (kind === PropertyPart) {
       if (part.name === 'value') inserts.push([node.tagEnd, ` value="${escape(first ?? '')}"`]);
     } else {
       const text = part.strings.reduce((all, s, i) => all + String(taken[i - 1] ?? '') + s);

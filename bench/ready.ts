@@ -190,17 +190,15 @@ export async function timeToReady(
       try {
         await page.goto(`${origin}${result.page.path}`);
         await page.waitForFunction(() => 'benchReady' in window, { timeout: 30_000 });
-        const { ready, lastByte } = await page.evaluate(
-          (script) => ({
+        const { ready, lastByte } = await page.evaluate((script) => {
+          const pattern = new RegExp(script);
+          const entry = performance.getEntriesByType('resource').find((e) => pattern.test(e.name));
+          if (!entry) throw new Error(`no resource timing of the page's script (${script})`);
+          return {
             ready: (window as unknown as { benchReady: number }).benchReady,
-            lastByte: (
-              performance
-                .getEntriesByType('resource')
-                .find((e) => new RegExp(script).test(e.name)) as PerformanceResourceTiming
-            ).responseEnd,
-          }),
-          PAGE_SCRIPT.source,
-        );
+            lastByte: (entry as PerformanceResourceTiming).responseEnd,
+          };
+        }, PAGE_SCRIPT.source);
         result.times.push(ready);
         result.lastBytes.push(lastByte);
       } finally {
