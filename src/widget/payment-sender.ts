@@ -16,7 +16,7 @@ import type { PaymentAnswer } from '../eps/relay-api.js';
 import type { PaymentRequest } from '../eps/request.js';
 import { isPaymentPage } from '../eps/url.js';
 import { PayError, toPayError } from './pay-error.js';
-import { errorOf, readAnswer, relayError, relayUrl, request, sleep } from './relay-client.js';
+import { errorOf, readAnswer, relayError, relayUrl, request, sleep, type Answer } from './relay-client.js';
 
 /** A network failure of one attempt is retried this many times, with the same idempotency key. */
 const NETWORK_RETRIES = 1;
@@ -118,7 +118,7 @@ export async function postPayment(
     body: json,
     signal,
   };
-  let answer: Response;
+  let answer: Answer;
   for (let attempt = 0; ; attempt++) {
     try {
       answer = await request(relayUrl(relay, 'payments'), init);
@@ -146,7 +146,7 @@ export async function postPayment(
  * The relay's refusal of a payment: `relayError`, with its fields' problem keys (`{problem, message}` on the wire: a
  * validation failure) and a duplicate's `earlier_at`.
  */
-export function paymentError(answer: Response, body: unknown): PayError {
+export function paymentError(answer: Answer, body: unknown): PayError {
   const failure = relayError(answer, body);
   const error = errorOf(body);
   const fields = isRecord(error.fields)

@@ -56,7 +56,7 @@ describe('duplicate_payment in the request layer', () => {
     expect(again?.url).to.match(/\/pay\/\d+$/);
     expect(again?.url).to.not.equal(first?.url);
     const [asked, confirmed] = fetches.getCalls().map((c) => c.args[1] as RequestInit);
-    const keyOf = (init: RequestInit) => (init.headers as Record<string, string>)['Idempotency-Key'];
+    const keyOf = (init: RequestInit) => new Headers(init.headers).get('Idempotency-Key');
     expect(keyOf(confirmed!)).to.not.equal(keyOf(asked!));
     expect(JSON.parse(String(confirmed!.body))).to.deep.include({ confirm_duplicate: true });
     expect(JSON.parse(String(asked!.body))).to.not.have.property('confirm_duplicate');

@@ -186,7 +186,10 @@ export async function startE2eStack(pageOrigins: string[]) {
       const files = proxies[q.get('files') ?? ''] ?? from.url;
       let hints = relayHints(from.url);
       if (q.get('hints') === 'no-crossorigin') hints = hints.replace(/( as="fetch") crossorigin /, '$1 ');
-      const head = `${hints}\n${scriptHtml(files, bundle)}`;
+      // `?hook=1`: test/widget/pages/ready-hook.ts before the bundle, which hands the test page the ready event.
+      const hook =
+        q.get('hook') === '1' ? '<script type="module" src="/test/widget/pages/ready-hook.ts"></script>\n' : '';
+      const head = `${hints}\n${hook}${scriptHtml(files, bundle)}`;
       // `?preset=1`: system, amount (in roubles) and agreement set by the page, so that Pay is all the payer does.
       const preset: [string, string][] =
         q.get('preset') === '1'
@@ -205,7 +208,7 @@ export async function startE2eStack(pageOrigins: string[]) {
       return {
         html: `<!doctype html>\n<html lang="${lang}"><head><meta charset="utf-8"><title>Shop</title>\n${head}\n</head>\n<body>${element}</body></html>\n`,
         csp: [
-          `default-src 'none'; script-src ${files}; connect-src ${from.url} ${files}; style-src 'self'; base-uri 'none'`,
+          `default-src 'none'; script-src ${hook ? "'self' " : ''}${files}; connect-src ${from.url} ${files}; style-src 'self'; base-uri 'none'`,
           ...(trustedTypes === null ? [] : [`require-trusted-types-for 'script'; trusted-types ${trustedTypes}`]),
         ].join('; '),
       };

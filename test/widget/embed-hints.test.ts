@@ -64,7 +64,7 @@ describe('the embed with its hints (preconnect, preload of /config)', () => {
   it('control: a preload without crossorigin is not the widget’s request, and Chromium says why', async function () {
     this.timeout(15_000);
     const { requests, initiators, console } = await openEmbed({ hints: 'no-crossorigin' }, 500);
-    expect(initiators).to.deep.equal(['link', 'fetch']);
+    expect(initiators).to.deep.equal(['link', 'xmlhttprequest']);
     // WebKit answers the widget's request from its memory cache (the entry above lasts 0 ms): the relay sees one.
     if (engine() !== 'webkit') expect(requests, '/config requests').to.equal(2);
     if (engine() === 'chromium') {

@@ -1,6 +1,8 @@
 /**
  * Helpers for the widget's browser tests: a `fetch` stub that plays the relay, and ways to use the rendered form
- * as a person would (find a control by its label, type, click).
+ * as a person would (find a control by its label, type, click). Importing this module routes the page's
+ * `XMLHttpRequest`, which the widget talks to the relay with, through `window.fetch`, so that one stub of `fetch` plays
+ * every relay call (the built bundle in the e2e pages' frames keeps the browser's own).
  */
 import { expect, fixture } from '@open-wc/testing';
 import sinon from 'sinon';
@@ -46,6 +48,57 @@ export interface RelayStubOptions {
   /** How the relay answers a payment; default 201 with `PAYMENT_PAGE`. */
   payment?: (request: SentRequest) => Response | Promise<Response>;
 }
+
+/** The part of `XMLHttpRequest` the widget uses, sent by `window.fetch` (whatever stub is in place when it is sent). */
+class FetchedXhr extends EventTarget {
+  status = 0;
+  responseText = '';
+  onloadend: (() => void) | null = null;
+  private method = 'GET';
+  private url = '';
+  private readonly headers = new Headers();
+  private answered?: Headers;
+  private readonly aborter = new AbortController();
+
+  open(method: string, url: string) {
+    [this.method, this.url] = [method, url];
+  }
+
+  setRequestHeader(name: string, value: string) {
+    this.headers.set(name, value);
+  }
+
+  getResponseHeader(name: string) {
+    return this.answered?.get(name) ?? null;
+  }
+
+  /** As the browser's: the request ends at once, with status 0. */
+  abort() {
+    this.aborter.abort();
+    this.end();
+  }
+
+  send(body?: string) {
+    const { method, headers } = this;
+    window.fetch(this.url, { method, headers, body, signal: this.aborter.signal }).then(
+      async (response) => {
+        const text = await response.text();
+        if (!this.aborter.signal.aborted)
+          [this.status, this.responseText, this.answered] = [response.status, text, response.headers];
+        this.end();
+      },
+      () => this.end(),
+    );
+  }
+
+  private ended = false;
+  private end() {
+    if (this.ended) return;
+    this.ended = true;
+    this.onloadend?.();
+  }
+}
+window.XMLHttpRequest = FetchedXhr as unknown as typeof XMLHttpRequest;
 
 export function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });

@@ -25,31 +25,31 @@ async function openEmbed(query: Record<string, string>) {
 }
 
 /**
- * The embed with Pay's values preset, whose server holds a late module back (`slow`: the submit chain's, `slow-return`:
- * the return's), with `act` run in the ready event itself (before the bundle asks for its late modules), or at once if
- * the form was ready before the frame's load event. Should a press go through, the frame stays here for the test.
+ * The embed (`query`: its page's options) in a frame, with `act` run in the widget's ready event itself, before the bundle
+ * asks for its late modules (the page's hook hands the event over, however early it comes). Should a press go through,
+ * the frame stays here for the test.
  */
 async function embedAtReady(
-  files: 'slow' | 'slow-return',
+  query: Record<string, string>,
   act: (widget: BillingPay) => void,
 ): Promise<{ widget: BillingPay; frame: HTMLIFrameElement }> {
   const frame = document.createElement('iframe');
-  frame.src = `/__e2e/page/embed?preset=1&files=${files}`;
-  const done = new Promise<BillingPay>((resolve) =>
-    frame.addEventListener(
-      'load',
-      () => {
-        const widget = frame.contentDocument!.querySelector('billing-pay') as BillingPay;
-        widget.addEventListener('billing-pay-redirect', (e) => e.preventDefault());
-        const run = () => (act(widget), resolve(widget));
-        if (widget.state === 'ready') run();
-        else widget.addEventListener('billing-pay-ready', run, { once: true });
-      },
-      { once: true },
-    ),
-  );
+  frame.src = `/__e2e/page/embed?${new URLSearchParams({ ...query, hook: '1' })}`;
+  const page = window as Window & { onFrameReady?: (e: Event) => void };
+  const done = new Promise<BillingPay>((resolve) => {
+    page.onFrameReady = (e) => {
+      const widget = e.target as BillingPay;
+      widget.addEventListener('billing-pay-redirect', (e) => e.preventDefault());
+      act(widget);
+      resolve(widget);
+    };
+  });
   document.body.append(frame);
-  return { widget: await done, frame };
+  try {
+    return { widget: await done, frame };
+  } finally {
+    delete page.onFrameReady;
+  }
 }
 
 afterEach(() => document.querySelectorAll('iframe').forEach((frame) => frame.remove()));
@@ -109,62 +109,26 @@ describe('the files a bundle loads later are pinned', () => {
 
   it('Pay pressed the moment the form is ready pays: it waits for the payment path, checked', async function () {
     this.timeout(20_000);
-    const frame = document.createElement('iframe');
-    frame.src = `/__e2e/page/embed?preset=1`;
-    const pressed = new Promise<{ state: string; inEvent: boolean; redirect: Promise<CustomEvent> }>((resolve) =>
-      frame.addEventListener(
-        'load',
-        () => {
-          const widget = frame.contentDocument!.querySelector('billing-pay') as BillingPay;
-          const press = (e?: Event) => {
-            const redirect = new Promise<CustomEvent>((done) =>
-              widget.addEventListener('billing-pay-redirect', (e) => (e.preventDefault(), done(e as CustomEvent)), {
-                once: true,
-              }),
-            );
-            // In the ready event itself: before the payment path's prefetch has begun.
-            widget.shadowRoot!.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
-            resolve({ state: widget.state, inEvent: e?.type === 'billing-pay-ready', redirect });
-          };
-          if (widget.state === 'ready') press();
-          else widget.addEventListener('billing-pay-ready', press, { once: true });
-        },
-        { once: true },
-      ),
+    let state = '';
+    const redirect = new Promise<CustomEvent>((resolve) =>
+      embedAtReady({ preset: '1' }, (widget) => {
+        widget.addEventListener('billing-pay-redirect', (e) => resolve(e as CustomEvent), { once: true });
+        widget.shadowRoot!.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
+        state = widget.state;
+      }),
     );
-    document.body.append(frame);
-    const { state, inEvent, redirect } = await pressed;
-    expect(state).to.equal('ready');
-    expect(inEvent, 'pressed in the ready event').to.be.true;
     expect((await redirect).detail.url).to.match(/\/pay\//);
+    expect(state, 'pressed in the ready event').to.equal('ready');
   });
 
   it('a field left and Save checked the moment the form is ready: checked and disclosed once the submit chain is here', async function () {
     this.timeout(20_000);
-    const frame = document.createElement('iframe');
-    frame.src = `/__e2e/page/embed`;
-    const left = new Promise<{ widget: BillingPay; inEvent: boolean }>((resolve) =>
-      frame.addEventListener(
-        'load',
-        () => {
-          const widget = frame.contentDocument!.querySelector('billing-pay') as BillingPay;
-          const leave = (e?: Event) => {
-            // In the ready event itself: the submit chain has not begun to load.
-            const amount = widget.shadowRoot!.querySelector<HTMLInputElement>('#f-amount')!;
-            amount.value = '15.555';
-            for (const type of ['input', 'change']) amount.dispatchEvent(new Event(type, { bubbles: true }));
-            widget.shadowRoot!.querySelector<HTMLInputElement>('#f-save')!.click();
-            resolve({ widget, inEvent: e?.type === 'billing-pay-ready' });
-          };
-          if (widget.state === 'ready') leave();
-          else widget.addEventListener('billing-pay-ready', leave, { once: true });
-        },
-        { once: true },
-      ),
-    );
-    document.body.append(frame);
-    const { widget, inEvent } = await left;
-    expect(inEvent, 'left in the ready event').to.be.true;
+    const { widget } = await embedAtReady({}, (w) => {
+      const amount = w.shadowRoot!.querySelector<HTMLInputElement>('#f-amount')!;
+      amount.value = '15.555';
+      for (const type of ['input', 'change']) amount.dispatchEvent(new Event(type, { bubbles: true }));
+      w.shadowRoot!.querySelector<HTMLInputElement>('#f-save')!.click();
+    });
     const amount = () => widget.shadowRoot!.querySelector('#f-amount')!;
     await waitUntil(() => amount().getAttribute('aria-invalid') === 'true', 'the field was never checked', {
       timeout: 8_000,
@@ -261,7 +225,7 @@ describe('Pay pressed before the submit chain is here (held back 1.5 s by the se
   it('with Save ticked, the first press shows the disclosure and sends nothing; the next one pays', async function () {
     this.timeout(20_000);
     const before = await billed();
-    const { widget } = await embedAtReady('slow', (w) => {
+    const { widget } = await embedAtReady({ preset: '1', files: 'slow' }, (w) => {
       w.shadowRoot!.querySelector<HTMLInputElement>('#f-save')!.click();
       press(w);
     });
@@ -281,7 +245,7 @@ describe('Pay pressed before the submit chain is here (held back 1.5 s by the se
   it('an element taken out of the page while its press waits sends nothing', async function () {
     this.timeout(20_000);
     const before = await billed();
-    const { widget } = await embedAtReady('slow', (w) => {
+    const { widget } = await embedAtReady({ preset: '1', files: 'slow' }, (w) => {
       press(w);
       w.remove();
     });
@@ -305,7 +269,7 @@ describe('the return module held back 1.5 s by the server', () => {
       sessionStorage.setItem('billing-pay-return', held);
       try {
         const changes: string[] = [];
-        const { widget } = await embedAtReady('slow-return', (w) => {
+        const { widget } = await embedAtReady({ preset: '1', files: 'slow-return' }, (w) => {
           const root = w.shadowRoot!;
           changes.push(...[...root.querySelectorAll('.skeleton, [inert], button[disabled]')].map((e) => e.outerHTML));
           new MutationObserver((records) => {

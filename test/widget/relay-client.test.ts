@@ -4,6 +4,7 @@ import { PayError } from '../../src/widget/pay-error.js';
 import { isSafeRedirect, postPayment } from '../../src/widget/payment-sender.js';
 import { newIdempotencyKey } from '../../src/widget/payment-sender.js';
 import { relayUrl } from '../../src/widget/relay-client.js';
+import './helpers.js';
 
 describe('relay client', () => {
   it('opens only https, or http on this machine, and never an address with credentials', () => {
