@@ -1,7 +1,7 @@
 /**
  * Talking to the relay: `GET {relay}/config`, and what every request shares (`POST {relay}/payments` is in
  * late/pay.late.ts, loaded after the first screen). Every failure becomes a `PayError` of one small closed set of
- * types, keeping its cause.
+ * types, keeping its cause where there is one.
  */
 import { isAutopayLeadDays } from '../eps/autopay.js';
 import { isBillingCode, type ErrorCode } from '../eps/errors.js';

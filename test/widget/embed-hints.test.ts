@@ -4,7 +4,7 @@
  * `/config`. The widget's own `/config` request must be the preloaded one: same URL, mode (cors) and credentials mode
  * (same-origin, which is what `crossorigin` means), no header that needs a preflight. Then the relay answers `/config`
  * once, not twice, and Chromium writes no "preloaded … but not used" warning (it would, 3 s after the load event). The
- * control is the preload without `crossorigin` (credentials `include`): the widget's fetch is a request of its own
+ * control is the preload without `crossorigin` (credentials `include`): the widget's request is one of its own
  * (an entry of its own in Resource Timing, a second request at the relay), and Chromium says so.
  */
 import { expect, waitUntil } from '@open-wc/testing';
@@ -20,8 +20,8 @@ const configRequests = async () => (await e2e<{ count: number }>('config-request
 /**
  * Opens `/__e2e/page/embed` in a frame, waits until its `<billing-pay>` is ready and the frame has loaded, and answers
  * how many `/config` requests the relay answered meanwhile, who started the page's `/config` entries of Resource Timing
- * (`link`, `fetch`), and what the browser wrote to the console (Chromium only: `undefined` elsewhere). `settleMs` more
- * is waited after the load event before counting.
+ * (`link`, `xmlhttprequest`), and what the browser wrote to the console (Chromium only: `undefined` elsewhere).
+ * `settleMs` more is waited after the load event before counting.
  */
 async function openEmbed(query: Record<string, string>, settleMs: number) {
   const before = await configRequests();
@@ -38,7 +38,7 @@ async function openEmbed(query: Record<string, string>, settleMs: number) {
       { timeout: 5_000 },
     );
     await new Promise((resolve) => setTimeout(resolve, settleMs));
-    // The Resource Timing entries of /config: a fetch that took the preload has none of its own.
+    // The Resource Timing entries of /config: a request that took the preload has none of its own.
     const initiators = (frame.contentWindow!.performance.getEntriesByType('resource') as PerformanceResourceTiming[])
       .filter((entry) => entry.name.endsWith('/config'))
       .map((entry) => entry.initiatorType);

@@ -50,7 +50,7 @@ export interface RelayStubOptions {
 }
 
 /** The part of `XMLHttpRequest` the widget uses, sent by `window.fetch` (whatever stub is in place when it is sent). */
-class FetchedXhr extends EventTarget {
+class FetchedXhr {
   status = 0;
   responseText = '';
   onloadend: (() => void) | null = null;
