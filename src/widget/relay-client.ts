@@ -83,9 +83,12 @@ export function request(
   init: { method?: string; headers?: Record<string, string>; body?: string; signal: AbortSignal },
 ): Promise<Answer> {
   const { signal } = init;
-  signal.throwIfAborted();
   return new Promise((resolve, reject) => {
+    signal.throwIfAborted();
     const xhr = new XMLHttpRequest();
+    // Before the timer and the listener: a header the browser refuses (a line break in a session) leaves neither.
+    xhr.open(init.method ?? 'GET', url);
+    for (const [name, value] of Object.entries(init.headers ?? {})) xhr.setRequestHeader(name, value);
     let failure: unknown;
     const onAbort = () => {
       failure = signal.reason;
@@ -109,8 +112,6 @@ export function request(
           json: async () => JSON.parse(xhr.responseText) as unknown,
         });
     };
-    xhr.open(init.method ?? 'GET', url);
-    for (const [name, value] of Object.entries(init.headers ?? {})) xhr.setRequestHeader(name, value);
     xhr.send(init.body);
   });
 }

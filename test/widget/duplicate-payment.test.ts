@@ -8,7 +8,7 @@ import { duplicateOf, PayError } from '../../src/widget/pay-error.js';
 import { PaymentSender } from '../../src/widget/payment-sender.js';
 import { postPayment } from '../../src/widget/payment-sender.js';
 import type { PaymentRequest } from '../../src/eps/request.js';
-import { e2e, json } from './helpers.js';
+import { e2e, json, useBrowserXhr, watchXhr } from './helpers.js';
 
 const host = { addController() {} } as unknown as ConstructorParameters<typeof PaymentSender>[0];
 /** Each run (each engine) pays its own amount, so runs on one sandbox never meet. */
@@ -39,27 +39,33 @@ describe('duplicate_payment in the request layer', () => {
   afterEach(() => sinon.restore());
 
   it('the same payment again is a duplicate with the earlier time; confirmed, it is paid with a new key', async () => {
-    const sender = new PaymentSender(host);
-    const sentAt = Date.now();
-    const first = await sender.send(relay, payment());
-    expect(first?.url).to.match(/\/pay\/\d+$/);
+    // The relay is real: so is the XMLHttpRequest it is asked with.
+    const routeXhr = useBrowserXhr();
+    const watched = watchXhr();
+    try {
+      const sender = new PaymentSender(host);
+      const sentAt = Date.now();
+      const first = await sender.send(relay, payment());
+      expect(first?.url).to.match(/\/pay\/\d+$/);
 
-    const fetches = sinon.spy(window, 'fetch');
-    const failure = await failureOf(sender.send(relay, payment()));
-    const duplicate = duplicateOf(failure);
-    expect(duplicate?.kind).to.equal('duplicate');
-    expect(duplicate!.earlierAt).to.be.instanceOf(Date);
-    expect(duplicate!.earlierAt!.getTime()).to.be.within(sentAt - 1000, Date.now());
-    expect(failure.type).to.equal('relay');
+      const failure = await failureOf(sender.send(relay, payment()));
+      const duplicate = duplicateOf(failure);
+      expect(duplicate?.kind).to.equal('duplicate');
+      expect(duplicate!.earlierAt).to.be.instanceOf(Date);
+      expect(duplicate!.earlierAt!.getTime()).to.be.within(sentAt - 1000, Date.now());
+      expect(failure.type).to.equal('relay');
 
-    const again = await sender.send(relay, payment(), { confirmDuplicate: true });
-    expect(again?.url).to.match(/\/pay\/\d+$/);
-    expect(again?.url).to.not.equal(first?.url);
-    const [asked, confirmed] = fetches.getCalls().map((c) => c.args[1] as RequestInit);
-    const keyOf = (init: RequestInit) => new Headers(init.headers).get('Idempotency-Key');
-    expect(keyOf(confirmed!)).to.not.equal(keyOf(asked!));
-    expect(JSON.parse(String(confirmed!.body))).to.deep.include({ confirm_duplicate: true });
-    expect(JSON.parse(String(asked!.body))).to.not.have.property('confirm_duplicate');
+      const again = await sender.send(relay, payment(), { confirmDuplicate: true });
+      expect(again?.url).to.match(/\/pay\/\d+$/);
+      expect(again?.url).to.not.equal(first?.url);
+      const [, asked, confirmed] = watched.sent;
+      expect(confirmed!.headers.get('Idempotency-Key')).to.not.equal(asked!.headers.get('Idempotency-Key'));
+      expect(JSON.parse(String(confirmed!.body))).to.deep.include({ confirm_duplicate: true });
+      expect(JSON.parse(String(asked!.body))).to.not.have.property('confirm_duplicate');
+    } finally {
+      watched.restore();
+      routeXhr();
+    }
   });
 
   it('another failure is not a duplicate; a duplicate without a readable time has none', async () => {

@@ -10,7 +10,19 @@ import { executeServerCommand } from '@web/test-runner-commands';
 import sinon from 'sinon';
 import '../../src/widget/billing-pay.js';
 import type { BillingPay } from '../../src/widget/billing-pay.js';
-import { click, e2e, field, mount, payButton, status, stubNavigate, type, type E2eStack } from './helpers.js';
+import {
+  click,
+  e2e,
+  field,
+  mount,
+  payButton,
+  status,
+  stubNavigate,
+  type,
+  useBrowserXhr,
+  watchXhr,
+  type E2eStack,
+} from './helpers.js';
 import { pointAndClick } from './input.js';
 import type { TabPaid } from './tab-commands.js';
 
@@ -23,6 +35,13 @@ const at = (time: number) => new Intl.DateTimeFormat('en', { hour: 'numeric', mi
 /** The payments of `amount` that reached the billing (its `POST /eps_payments`). */
 const billed = async (amount: string) =>
   (await e2e<{ amount: number }[]>('payments')).filter((p) => p.amount === Number(amount)).length;
+
+// The relay and the billing are real: so is the widget's XMLHttpRequest.
+let routeXhr: () => void;
+before(() => {
+  routeXhr = useBrowserXhr();
+});
+after(() => routeXhr());
 
 describe('<billing-pay> the same payment from a second tab (real relay and sandbox)', () => {
   let stack: E2eStack;
@@ -76,18 +95,18 @@ describe('<billing-pay> the same payment from a second tab (real relay and sandb
     const typed = field(el, 'Amount').value;
 
     // Cancel: nothing is sent, the form is as the payer left it.
-    const fetches = sinon.spy(window, 'fetch');
+    const watched = watchXhr();
     await pointAndClick(button(el, 'Cancel')!);
     await el.updateComplete;
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const toRelay = fetches.getCalls().filter((c) => String(c.args[0]).startsWith(relay));
+    const toRelay = watched.sent.filter(({ url }) => url.startsWith(relay));
     expect(toRelay, 'requests to the relay after Cancel').to.have.length(0);
     expect(await billed(amount)).to.equal(1);
     expect(status(el)).to.equal('');
     expect(button(el, 'Pay again')).to.equal(undefined);
     expect(field(el, 'Amount').value).to.equal(typed);
     expect(field(el, 'Agreement number').value).to.equal('AG-1001');
-    fetches.restore();
+    watched.restore();
 
     // Pay again: asked again, and this time confirmed — a new payment, its own payment page.
     await pointAndClick(payButton(el));

@@ -7,7 +7,18 @@ import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import sinon from 'sinon';
 import '../../src/widget/billing-pay.js';
 import type { BillingPay } from '../../src/widget/billing-pay.js';
-import { click, e2e, errorOf, field, mount, pay, status, type, type E2eStack as Stack } from './helpers.js';
+import {
+  click,
+  e2e,
+  errorOf,
+  field,
+  mount,
+  pay,
+  status,
+  type,
+  useBrowserXhr,
+  type E2eStack as Stack,
+} from './helpers.js';
 
 const LANGS = {
   en: {
@@ -31,6 +42,13 @@ const NOT_FOUND = {
   en: { number: 'No agreement with this number.', email: 'No client with this e-mail.' },
   ru: { number: 'Договор с таким номером не найден.', email: 'Клиент с таким e-mail не найден.' },
 };
+
+// The relay and the billing are real: so is the widget's XMLHttpRequest.
+let routeXhr: () => void;
+before(() => {
+  routeXhr = useBrowserXhr();
+});
+after(() => routeXhr());
 
 describe('<billing-pay> end to end: what went wrong, in the payer’s language', () => {
   let stack: Stack;

@@ -6,10 +6,9 @@
  * pays.
  */
 import { expect, waitUntil, html, oneEvent } from '@open-wc/testing';
-import sinon from 'sinon';
 import '../../src/widget/billing-pay.js';
 import type { BillingPay } from '../../src/widget/billing-pay.js';
-import { click, e2e, mount, pay, status, type, type E2eStack as Stack } from './helpers.js';
+import { click, e2e, mount, pay, status, type, useBrowserXhr, watchXhr, type E2eStack as Stack } from './helpers.js';
 
 const AMOUNT = '731.17';
 const NETWORK_ERROR = 'The payment service could not be reached. Check the connection and try again.';
@@ -46,6 +45,13 @@ async function payAndFail(el: BillingPay): Promise<{ code: string; message: stri
   return detail;
 }
 
+// The relay and the billing are real: so is the widget's XMLHttpRequest.
+let routeXhr: () => void;
+before(() => {
+  routeXhr = useBrowserXhr();
+});
+after(() => routeXhr());
+
 describe('<billing-pay> end to end: a relay killed mid-payment, the outcome unknown', () => {
   let stack: Stack;
   let relay: { url: string; leaseMs: number };
@@ -62,11 +68,11 @@ describe('<billing-pay> end to end: a relay killed mid-payment, the outcome unkn
   it('the same key until the relay says "unknown" (shown in English, then in Russian), paid once; then a new key pays', async function () {
     this.timeout(relay.leaseMs + 20_000);
     // Every key the widget sends, read as it goes (the requests themselves are not changed).
-    const fetched = sinon.spy(window, 'fetch');
+    const watched = watchXhr();
     const keys = () =>
-      fetched.args
-        .filter(([url, init]) => String(url).endsWith('/payments') && init?.method === 'POST')
-        .map(([, init]) => new Headers(init!.headers).get('Idempotency-Key'));
+      watched.sent
+        .filter(({ url, method }) => url.endsWith('/payments') && method === 'POST')
+        .map(({ headers }) => headers.get('Idempotency-Key'));
     try {
       const el = await mount(html`<billing-pay lang="en" relay=${relay.url}></billing-pay>`);
       // A payment page is never opened: the test page stays.
@@ -120,7 +126,7 @@ describe('<billing-pay> end to end: a relay killed mid-payment, the outcome unkn
       expect(last).to.not.equal(key);
       expect((await billed()).length, 'the new key paid: a second payment').to.equal(before + 2);
     } finally {
-      fetched.restore();
+      watched.restore();
     }
   });
 });

@@ -8,7 +8,18 @@ import '../../src/widget/billing-pay.js';
 import '../../src/widget/billing-payment-methods.js';
 import type { BillingPaymentMethods } from '../../src/widget/billing-payment-methods.js';
 import type { BillingPay } from '../../src/widget/billing-pay.js';
-import { click, e2e, field, mount, pay, payButton, type, type E2eStack as Stack, unmarked } from './helpers.js';
+import {
+  click,
+  e2e,
+  field,
+  mount,
+  pay,
+  payButton,
+  type,
+  useBrowserXhr,
+  type E2eStack as Stack,
+  unmarked,
+} from './helpers.js';
 import { pointAndClick, press, typeKeys } from './input.js';
 
 /** Fills the form as a person would, presses Pay, and returns the payment page address (navigation cancelled). */
@@ -28,6 +39,13 @@ async function payWith(
   const event = await redirect;
   return event.detail.url;
 }
+
+// The relay and the billing are real: so is the widget's XMLHttpRequest.
+let routeXhr: () => void;
+before(() => {
+  routeXhr = useBrowserXhr();
+});
+after(() => routeXhr());
 
 describe('<billing-pay> end to end: widget → relay → billing sandbox', () => {
   let stack: Stack;

@@ -2,7 +2,8 @@
  * Helpers for the widget's browser tests: a `fetch` stub that plays the relay, and ways to use the rendered form
  * as a person would (find a control by its label, type, click). Importing this module routes the page's
  * `XMLHttpRequest`, which the widget talks to the relay with, through `window.fetch`, so that one stub of `fetch` plays
- * every relay call (the built bundle in the e2e pages' frames keeps the browser's own).
+ * every relay call; a test against real servers takes the browser's own back (`useBrowserXhr`), as the built bundle in
+ * the e2e pages' frames has it.
  */
 import { expect, fixture } from '@open-wc/testing';
 import sinon from 'sinon';
@@ -80,15 +81,16 @@ class FetchedXhr {
 
   send(body?: string) {
     const { method, headers } = this;
-    window.fetch(this.url, { method, headers, body, signal: this.aborter.signal }).then(
-      async (response) => {
+    // Whatever the stub does (throws, rejects, answers a body that fails), the request ends, as the browser's would.
+    Promise.resolve()
+      .then(() => window.fetch(this.url, { method, headers, body, signal: this.aborter.signal }))
+      .then(async (response) => {
         const text = await response.text();
         if (!this.aborter.signal.aborted)
           [this.status, this.responseText, this.answered] = [response.status, text, response.headers];
-        this.end();
-      },
-      () => this.end(),
-    );
+      })
+      .catch(() => {})
+      .finally(() => this.end());
   }
 
   private ended = false;
@@ -98,7 +100,42 @@ class FetchedXhr {
     this.onloadend?.();
   }
 }
-window.XMLHttpRequest = FetchedXhr as unknown as typeof XMLHttpRequest;
+const browserXhr = window.XMLHttpRequest;
+const routed = FetchedXhr as unknown as typeof XMLHttpRequest;
+window.XMLHttpRequest = routed;
+
+/** For tests against real servers: the browser's own `XMLHttpRequest`, until the function it answers routes it again. */
+export function useBrowserXhr(): () => void {
+  window.XMLHttpRequest = browserXhr;
+  return () => {
+    window.XMLHttpRequest = routed;
+  };
+}
+
+/** What the browser's `XMLHttpRequest` sends from now on, each request as it leaves; `restore` stops the watch. */
+export function watchXhr(): {
+  sent: { url: string; method: string; headers: Headers; body: unknown }[];
+  restore(): void;
+} {
+  const proto = browserXhr.prototype;
+  const { open, setRequestHeader, send } = proto;
+  const opened = new WeakMap<XMLHttpRequest, { url: string; method: string; headers: Headers }>();
+  const sent: { url: string; method: string; headers: Headers; body: unknown }[] = [];
+  proto.open = function (this: XMLHttpRequest, method: string, url: string | URL) {
+    opened.set(this, { url: String(url), method, headers: new Headers() });
+    open.call(this, method, url, true);
+  } as typeof proto.open;
+  proto.setRequestHeader = function (this: XMLHttpRequest, name: string, value: string) {
+    opened.get(this)?.headers.set(name, value);
+    setRequestHeader.call(this, name, value);
+  };
+  proto.send = function (this: XMLHttpRequest, body?: Document | XMLHttpRequestBodyInit | null) {
+    const request = opened.get(this);
+    if (request) sent.push({ ...request, body });
+    send.call(this, body);
+  };
+  return { sent, restore: () => Object.assign(proto, { open, setRequestHeader, send }) };
+}
 
 export function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
