@@ -19,7 +19,7 @@ import {
   status,
   stubNavigate,
   type,
-  useBrowserXhr,
+  browserXhrInThisFile,
   watchXhr,
   type E2eStack,
 } from './helpers.js';
@@ -37,11 +37,7 @@ const billed = async (amount: string) =>
   (await e2e<{ amount: number }[]>('payments')).filter((p) => p.amount === Number(amount)).length;
 
 // The relay and the billing are real: so is the widget's XMLHttpRequest.
-let routeXhr: () => void;
-before(() => {
-  routeXhr = useBrowserXhr();
-});
-after(() => routeXhr());
+browserXhrInThisFile();
 
 describe('<billing-pay> the same payment from a second tab (real relay and sandbox)', () => {
   let stack: E2eStack;

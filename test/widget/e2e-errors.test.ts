@@ -16,7 +16,7 @@ import {
   pay,
   status,
   type,
-  useBrowserXhr,
+  browserXhrInThisFile,
   type E2eStack as Stack,
 } from './helpers.js';
 
@@ -44,11 +44,7 @@ const NOT_FOUND = {
 };
 
 // The relay and the billing are real: so is the widget's XMLHttpRequest.
-let routeXhr: () => void;
-before(() => {
-  routeXhr = useBrowserXhr();
-});
-after(() => routeXhr());
+browserXhrInThisFile();
 
 describe('<billing-pay> end to end: what went wrong, in the payer’s language', () => {
   let stack: Stack;

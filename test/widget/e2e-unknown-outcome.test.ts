@@ -8,7 +8,17 @@
 import { expect, waitUntil, html, oneEvent } from '@open-wc/testing';
 import '../../src/widget/billing-pay.js';
 import type { BillingPay } from '../../src/widget/billing-pay.js';
-import { click, e2e, mount, pay, status, type, useBrowserXhr, watchXhr, type E2eStack as Stack } from './helpers.js';
+import {
+  click,
+  e2e,
+  mount,
+  pay,
+  status,
+  type,
+  browserXhrInThisFile,
+  watchXhr,
+  type E2eStack as Stack,
+} from './helpers.js';
 
 const AMOUNT = '731.17';
 const NETWORK_ERROR = 'The payment service could not be reached. Check the connection and try again.';
@@ -46,11 +56,7 @@ async function payAndFail(el: BillingPay): Promise<{ code: string; message: stri
 }
 
 // The relay and the billing are real: so is the widget's XMLHttpRequest.
-let routeXhr: () => void;
-before(() => {
-  routeXhr = useBrowserXhr();
-});
-after(() => routeXhr());
+browserXhrInThisFile();
 
 describe('<billing-pay> end to end: a relay killed mid-payment, the outcome unknown', () => {
   let stack: Stack;

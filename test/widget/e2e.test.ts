@@ -16,7 +16,7 @@ import {
   pay,
   payButton,
   type,
-  useBrowserXhr,
+  browserXhrInThisFile,
   type E2eStack as Stack,
   unmarked,
 } from './helpers.js';
@@ -41,11 +41,7 @@ async function payWith(
 }
 
 // The relay and the billing are real: so is the widget's XMLHttpRequest.
-let routeXhr: () => void;
-before(() => {
-  routeXhr = useBrowserXhr();
-});
-after(() => routeXhr());
+browserXhrInThisFile();
 
 describe('<billing-pay> end to end: widget → relay → billing sandbox', () => {
   let stack: Stack;

@@ -112,15 +112,29 @@ export function useBrowserXhr(): () => void {
   };
 }
 
+/** For a file whose tests all talk to real servers: the browser's own `XMLHttpRequest` from its first test to its last. */
+export function browserXhrInThisFile(): void {
+  let route: () => void;
+  before(() => {
+    route = useBrowserXhr();
+  });
+  after(() => route());
+}
+
+/** A request the browser's `XMLHttpRequest` sent, as `watchXhr` saw it leave. */
+export interface SentXhr {
+  url: string;
+  method: string;
+  headers: Headers;
+  body: unknown;
+}
+
 /** What the browser's `XMLHttpRequest` sends from now on, each request as it leaves; `restore` stops the watch. */
-export function watchXhr(): {
-  sent: { url: string; method: string; headers: Headers; body: unknown }[];
-  restore(): void;
-} {
+export function watchXhr(): { sent: SentXhr[]; restore(): void } {
   const proto = browserXhr.prototype;
   const { open, setRequestHeader, send } = proto;
-  const opened = new WeakMap<XMLHttpRequest, { url: string; method: string; headers: Headers }>();
-  const sent: { url: string; method: string; headers: Headers; body: unknown }[] = [];
+  const opened = new WeakMap<XMLHttpRequest, Omit<SentXhr, 'body'>>();
+  const sent: SentXhr[] = [];
   proto.open = function (this: XMLHttpRequest, method: string, url: string | URL) {
     opened.set(this, { url: String(url), method, headers: new Headers() });
     open.call(this, method, url, true);
