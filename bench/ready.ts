@@ -51,6 +51,8 @@ export interface ReadyResult {
   lastBytes: number[];
   /** `/config` requests the relay answered, one count per load. */
   configRequests: number[];
+  /** Per load, when each of `PHASES` came (ms after the script's last byte), where it came. */
+  phases: Partial<Record<Phase, number>>[];
   /** What Chromium wrote to the console about preloads, on the page watched after the timed loads. */
   preloadWarnings: string[];
 }
@@ -151,6 +153,67 @@ export const PAGE_SCRIPT = /\/(?:billing-pay\.[0-9a-f]{10}|reference-element(?:-
 /** The CPU slowdowns each page is timed at: none, and 4× as on a mid-range phone (Lighthouse's mobile setting). */
 export const CPU_RATES = [1, 4] as const;
 
+/**
+ * The steps of a page's own work after its script's last byte, in the order they come, each as the page's probe marks
+ * it (`PHASE_PROBE`): the same for the floor and the embed, untraced, the bundles as shipped.
+ */
+export const PHASES = {
+  define: 'evaluated: `customElements.define` called',
+  upgraded: 'upgraded: `define` returned (constructor, attributes, connected)',
+  asked: '`/config` asked',
+  domcontentloaded: '`DOMContentLoaded`',
+  load: '`load`',
+  frame: 'the next frame begins',
+  answered: '`/config` answered',
+  drawn: 'the form drawn into the shadow root',
+  ready: 'ready',
+} as const;
+export type Phase = keyof typeof PHASES;
+
+/**
+ * Run in each page before its scripts: marks (`phase:…`) when the element is defined and its `define` returns, when
+ * `/config` is first asked (by `XMLHttpRequest` or `fetch`) and answered, the document's two events, the frame after
+ * the ask, and the first nodes put into a shadow root after the answer (a `MutationObserver` of the tree, not its
+ * attributes or text: the form's nodes come in with the fragment Lit inserts).
+ */
+const PHASE_PROBE = `(() => {
+  const mark = (name) => performance.getEntriesByName('phase:' + name).length || performance.mark('phase:' + name);
+  const isConfig = (url) => /\\/config$/.test(String(url instanceof Request ? url.url : url));
+  const asked = () => { mark('asked'); requestAnimationFrame(() => mark('frame')); };
+  const define = CustomElementRegistry.prototype.define;
+  CustomElementRegistry.prototype.define = function (...args) {
+    mark('define');
+    try { return define.apply(this, args); } finally { mark('upgraded'); }
+  };
+  const open = XMLHttpRequest.prototype.open, send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.open = function (method, url, ...rest) {
+    this.benchConfig = isConfig(url);
+    return open.call(this, method, url, ...rest);
+  };
+  XMLHttpRequest.prototype.send = function (...args) {
+    // Its headers, as \`fetch\` resolves: before \`load\`, whose handlers (and the microtasks after them) draw the form.
+    if (this.benchConfig) {
+      asked();
+      this.addEventListener('readystatechange', () => this.readyState >= 2 && mark('answered'));
+    }
+    return send.apply(this, args);
+  };
+  const fetch = window.fetch;
+  window.fetch = function (input, init) {
+    const answer = fetch.call(this, input, init);
+    if (isConfig(input)) { asked(); answer.then(() => mark('answered'), () => {}); }
+    return answer;
+  };
+  for (const event of ['DOMContentLoaded', 'load']) addEventListener(event, () => mark(event.toLowerCase()), { once: true });
+  const attach = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (init) {
+    const root = attach.call(this, init);
+    new MutationObserver(() => { if (performance.getEntriesByName('phase:answered').length) mark('drawn'); })
+      .observe(root, { childList: true, subtree: true });
+    return root;
+  };
+})();`;
+
 /** A fresh context (nothing cached, no connection open) and a page of it on the emulated network and CPU. */
 async function freshPage(browser: Browser, cpu = 1): Promise<{ page: Page; close(): Promise<void> }> {
   const context = await browser.createBrowserContext();
@@ -159,6 +222,7 @@ async function freshPage(browser: Browser, cpu = 1): Promise<{ page: Page; close
   await cdp.send('Network.enable');
   await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpu });
+  await page.evaluateOnNewDocument(PHASE_PROBE);
   return { page, close: () => context.close() };
 }
 
@@ -180,6 +244,7 @@ export async function timeToReady(
       times: [] as number[],
       lastBytes: [] as number[],
       configRequests: [] as number[],
+      phases: [] as ReadyResult['phases'],
     })),
   );
   for (let round = 0; round < loads; round += 1) {
@@ -190,17 +255,22 @@ export async function timeToReady(
       try {
         await page.goto(`${origin}${result.page.path}`);
         await page.waitForFunction(() => 'benchReady' in window, { timeout: 30_000 });
-        const { ready, lastByte } = await page.evaluate((script) => {
+        const { ready, lastByte, marks } = await page.evaluate((script) => {
           const pattern = new RegExp(script);
           const entry = performance.getEntriesByType('resource').find((e) => pattern.test(e.name));
           if (!entry) throw new Error(`no resource timing of the page's script (${script})`);
           return {
             ready: (window as unknown as { benchReady: number }).benchReady,
             lastByte: (entry as PerformanceResourceTiming).responseEnd,
+            marks: performance.getEntriesByType('mark').map((m) => [m.name, m.startTime] as const),
           };
         }, PAGE_SCRIPT.source);
         result.times.push(ready);
         result.lastBytes.push(lastByte);
+        const phases: ReadyResult['phases'][number] = { ready: ready - lastByte };
+        for (const [name, at] of marks)
+          if (name.startsWith('phase:')) phases[name.slice('phase:'.length) as Phase] = at - lastByte;
+        result.phases.push(phases);
       } finally {
         await close();
       }
@@ -260,6 +330,16 @@ export function readySection(results: ReadyResult[], header?: string): string {
     const bytes = median(docs.lastBytes) - median(floor.lastBytes);
     return `${verdict} Of its ${ms(median(docs.times) - median(floor.times))} ms more than the floor, its script's last byte comes ${ms(bytes)} ms later (${(bytes / median(floor.times)).toFixed(2)} of the ratio), and ready ${ms(afterLastByte(docs) - afterLastByte(floor))} ms later after it.`;
   });
+  // The floor's and the docs' embed's own work, step by step: the median time of each step after the script's last byte.
+  const phaseRows = byCpu.flatMap((group) => {
+    const [floor, docs] = group as [ReadyResult, ReadyResult | undefined];
+    if (!docs) return [];
+    const at = (r: ReadyResult, phase: Phase) => median(r.phases.flatMap((p) => p[phase] ?? []));
+    return (Object.keys(PHASES) as Phase[]).map((phase) => {
+      const [f, d] = [at(floor, phase), at(docs, phase)];
+      return [`${floor.cpu} ×`, PHASES[phase], ms(f), ms(d), ms(d - f)];
+    });
+  });
   return [
     '## 6. Time to ready on Slow 4G',
     '',
@@ -296,6 +376,13 @@ export function readySection(results: ReadyResult[], header?: string): string {
     ),
     '',
     ...verdicts.flatMap((v) => [v, '']),
+    "Where each page's own work goes after its script's last byte, untraced: a probe run before the page's scripts " +
+      '(bench/ready.ts `PHASE_PROBE`) marks when the element is defined and upgraded, when `/config` is asked and ' +
+      "answered, the document's events, the frame after the ask, and the form's nodes put into the shadow root; the " +
+      'median of each over the loads above, in ms after the last byte. The floor draws its empty list before it asks.',
+    '',
+    table(['CPU', 'step', 'floor', "the docs' embed", 'embed − floor'], phaseRows),
+    '',
   ]
     .join('\n')
     .trimEnd();
