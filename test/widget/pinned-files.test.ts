@@ -36,12 +36,16 @@ async function embedAtReady(
   const frame = document.createElement('iframe');
   frame.src = `/__e2e/page/embed?${new URLSearchParams({ ...query, hook: '1' })}`;
   const page = window as Window & { onFrameReady?: (e: Event) => void };
-  const done = new Promise<BillingPay>((resolve) => {
+  const done = new Promise<BillingPay>((resolve, reject) => {
     page.onFrameReady = (e) => {
       const widget = e.target as BillingPay;
       widget.addEventListener('billing-pay-redirect', (e) => e.preventDefault());
-      act(widget);
-      resolve(widget);
+      try {
+        act(widget);
+        resolve(widget);
+      } catch (error) {
+        reject(error as Error);
+      }
     };
   });
   document.body.append(frame);
@@ -110,13 +114,14 @@ describe('the files a bundle loads later are pinned', () => {
   it('Pay pressed the moment the form is ready pays: it waits for the payment path, checked', async function () {
     this.timeout(20_000);
     let state = '';
-    const redirect = new Promise<CustomEvent>((resolve) =>
+    // The press's failure, if any, reaches the test as its own error, not as its time running out.
+    const redirect = new Promise<CustomEvent>((resolve, reject) => {
       embedAtReady({ preset: '1' }, (widget) => {
         widget.addEventListener('billing-pay-redirect', (e) => resolve(e as CustomEvent), { once: true });
         widget.shadowRoot!.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
         state = widget.state;
-      }),
-    );
+      }).catch(reject);
+    });
     expect((await redirect).detail.url).to.match(/\/pay\//);
     expect(state, 'pressed in the ready event').to.equal('ready');
   });
