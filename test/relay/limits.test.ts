@@ -213,6 +213,16 @@ describe('relay with Redis: nothing personal in clear, and a replay is checked',
     return { keys, values };
   }
 
+  /**
+   * Whether a key or value holds a needle. A short one ("demo") turns up by chance in a sealed blob's base64 every few
+   * hundred runs, so it counts only where it stands apart from such characters; a long one counts anywhere.
+   */
+  function holds(text: string, needle: string): boolean {
+    if (needle.length >= 8) return text.toLowerCase().includes(needle);
+    const escaped = needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return new RegExp(`(?<![\\w-])${escaped}(?![\\w-])`, 'i').test(text);
+  }
+
   it('SCAN finds no e-mail, name, login, taxpayer number, agreement or address; fingerprints are keyed', async () => {
     const people = [
       [7, 'client@example.com'],
@@ -245,16 +255,16 @@ describe('relay with Redis: nothing personal in clear, and a replay is checked',
       values.some((value) => value.includes('fingerprint')),
       'idempotency records are in Redis',
     );
-    const needles = ['client@example.com', 'nobody@example.org', 'ivan', 'petrov', 'demo', '7707083893', 'ag-1001'];
-    needles.push('203.0.113.77', '2001:db8:77', '1001');
+    const personal = ['client@example.com', 'nobody@example.org', 'ivan', 'petrov', 'ivanpetrov', 'demo', '7707083893'];
+    const needles = [...personal, 'ag-1001', '203.0.113.77', '2001:db8:77', '1001'];
     for (const key of keys) {
       for (const needle of needles.filter((n) => n !== '1001'))
-        assert.ok(!key.toLowerCase().includes(needle), `key ${key} holds ${needle}`);
+        assert.ok(!holds(key, needle), `key ${key} holds ${needle}`);
       assert.doesNotMatch(key, /[:/]1001$/, `key ${key} names the session's agreement`);
     }
     for (const value of values) {
       for (const needle of needles.filter((n) => n !== '1001'))
-        assert.ok(!value.toLowerCase().includes(needle), `a value holds ${needle}: ${value}`);
+        assert.ok(!holds(value, needle), `a value holds ${needle}: ${value}`);
     }
     // The fingerprint a plain SHA-256 of the request would be (what a leak could be matched against).
     const checked = checkPayment(lookup(5, 'AG-1001'), { maxAmount: 10n ** 12n, lookups: [5] });
