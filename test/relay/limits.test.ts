@@ -255,17 +255,15 @@ describe('relay with Redis: nothing personal in clear, and a replay is checked',
       values.some((value) => value.includes('fingerprint')),
       'idempotency records are in Redis',
     );
-    const personal = ['client@example.com', 'nobody@example.org', 'ivan', 'petrov', 'ivanpetrov', 'demo', '7707083893'];
-    const needles = [...personal, 'ag-1001', '203.0.113.77', '2001:db8:77', '1001'];
+    // The session's agreement id, 1001, is too short to look for anywhere: only as a key's last segment.
+    const needles = ['client@example.com', 'nobody@example.org', 'ivan', 'petrov', 'ivanpetrov', 'demo', '7707083893'];
+    needles.push('ag-1001', '203.0.113.77', '2001:db8:77');
     for (const key of keys) {
-      for (const needle of needles.filter((n) => n !== '1001'))
-        assert.ok(!holds(key, needle), `key ${key} holds ${needle}`);
+      for (const needle of needles) assert.ok(!holds(key, needle), `key ${key} holds ${needle}`);
       assert.doesNotMatch(key, /[:/]1001$/, `key ${key} names the session's agreement`);
     }
-    for (const value of values) {
-      for (const needle of needles.filter((n) => n !== '1001'))
-        assert.ok(!holds(value, needle), `a value holds ${needle}: ${value}`);
-    }
+    for (const value of values)
+      for (const needle of needles) assert.ok(!holds(value, needle), `a value holds ${needle}: ${value}`);
     // The fingerprint a plain SHA-256 of the request would be (what a leak could be matched against).
     const checked = checkPayment(lookup(5, 'AG-1001'), { maxAmount: 10n ** 12n, lookups: [5] });
     assert.ok(checked.ok);
